@@ -1,0 +1,16 @@
+import { parseManagerOptions } from '@domain-operators/reconcile';
+import type { ManagerOptions } from '@domain-operators/reconcile';
+
+/** The API group of this operator's custom resources. */
+export const API_GROUP = 'opensearch.domain-operators.io';
+
+/** This operator's whole configuration, resolved once at start from flags and environment. */
+export type OpensearchOperatorConfig = ManagerOptions;
+
+/**
+ * The one place this operator reads flags and environment. Pure over its arguments; throws a
+ * `ConfigError` naming the flag for any value it cannot use.
+ */
+export function loadConfig(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): OpensearchOperatorConfig {
+  return parseManagerOptions(argv, env, { leaseName: `opensearch-operator.${API_GROUP}` });
+}
