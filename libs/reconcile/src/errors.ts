@@ -1,0 +1,95 @@
+import { ApiException } from '@kubernetes/client-node';
+
+/**
+ * An error that retrying cannot fix (invalid spec, a tenancy violation): the loop records it, does not retry,
+ * and waits for the object to change. The reconciler should also say why in a status condition.
+ */
+export class TerminalError extends Error {
+  override readonly name = 'TerminalError';
+  /** A CamelCase condition reason, e.g. `TenancyViolation`. */
+  readonly reason: string;
+
+  constructor(message: string, reason = 'TerminalError', options?: ErrorOptions) {
+    super(message, options);
+    this.reason = reason;
+  }
+}
+
+/** True for a {@link TerminalError}, also across module copies (checked by name). */
+export function isTerminalError(err: unknown): err is TerminalError {
+  return err instanceof TerminalError || (err instanceof Error && err.name === 'TerminalError');
+}
+
+/** A failed Kubernetes API call, as the `Client` throws it. `status` is the HTTP status, `reason` the Status reason. */
+export class KubeApiError extends Error {
+  override readonly name = 'KubeApiError';
+  readonly status: number;
+  readonly reason: string | undefined;
+
+  constructor(message: string, status: number, reason: string | undefined, options?: ErrorOptions) {
+    super(message, options);
+    this.status = status;
+    this.reason = reason;
+  }
+}
+
+/** The HTTP status of a Kubernetes API error (ours or client-node's), or `undefined` for anything else. */
+export function apiStatusOf(err: unknown): number | undefined {
+  if (err instanceof KubeApiError) return err.status;
+  if (err instanceof ApiException) return (err as ApiException<unknown>).code;
+  return undefined;
+}
+
+/** 404: the object (or its kind) does not exist. */
+export function isNotFound(err: unknown): boolean {
+  return apiStatusOf(err) === 404;
+}
+
+/** 409 with reason Conflict: a stale resourceVersion (retry with a fresh read), as opposed to AlreadyExists. */
+export function isConflict(err: unknown): boolean {
+  return apiStatusOf(err) === 409 && reasonOf(err) !== 'AlreadyExists';
+}
+
+/** 409 with reason AlreadyExists: a create of a name that is taken. */
+export function isAlreadyExists(err: unknown): boolean {
+  return apiStatusOf(err) === 409 && reasonOf(err) === 'AlreadyExists';
+}
+
+/** 410: the resourceVersion is too old; relist. */
+export function isGone(err: unknown): boolean {
+  return apiStatusOf(err) === 410;
+}
+
+/** 403: RBAC refused the request. */
+export function isForbidden(err: unknown): boolean {
+  return apiStatusOf(err) === 403;
+}
+
+/** 422: the object failed validation (schema or CEL); not worth retrying unchanged. */
+export function isInvalid(err: unknown): boolean {
+  return apiStatusOf(err) === 422;
+}
+
+/** 429 or 5xx: the apiserver is overloaded or failing; retry with backoff. */
+export function isRetryable(err: unknown): boolean {
+  const status = apiStatusOf(err);
+  return status === 429 || (status !== undefined && status >= 500);
+}
+
+function reasonOf(err: unknown): string | undefined {
+  if (err instanceof KubeApiError) return err.reason;
+  if (err instanceof ApiException) {
+    const body: unknown = (err as ApiException<unknown>).body;
+    const parsed: unknown = typeof body === 'string' ? safeParse(body) : body;
+    if (typeof parsed === 'object' && parsed !== null && 'reason' in parsed && typeof parsed.reason === 'string') return parsed.reason;
+  }
+  return undefined;
+}
+
+function safeParse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
