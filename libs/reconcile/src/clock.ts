@@ -17,16 +17,38 @@ export interface Clock {
   clearTimeout(handle: TimerHandle): void;
 }
 
-/** The real clock: `performance.now()` and Node timers (unref'd, so they never keep a process alive alone). */
+// Node fires a timer set for longer than this after 1 ms (with a TimeoutOverflowWarning), so longer waits are chained.
+const MAX_NODE_TIMER_MS = 2 ** 31 - 1;
+
+interface SystemTimer {
+  current: NodeJS.Timeout | undefined;
+}
+
+/**
+ * The real clock: `performance.now()` and Node timers (unref'd, so they never keep a process alive alone). Waits
+ * longer than Node's 2^31-1 ms limit are split into several timers behind one handle.
+ */
 export const systemClock: Clock = {
   now: () => performance.now(),
   setTimeout: (callback, ms) => {
-    const timer = setTimeout(callback, Math.max(0, ms));
-    timer.unref();
+    const timer: SystemTimer = { current: undefined };
+    const arm = (wait: number): void => {
+      const chunk = Math.min(MAX_NODE_TIMER_MS, Math.max(0, wait));
+      timer.current = setTimeout(
+        chunk < wait
+          ? () => {
+              arm(wait - chunk);
+            }
+          : callback,
+        chunk,
+      );
+      timer.current.unref();
+    };
+    arm(ms);
     return timer as unknown as TimerHandle;
   },
   clearTimeout: (handle) => {
-    clearTimeout(handle as unknown as NodeJS.Timeout);
+    clearTimeout((handle as unknown as SystemTimer).current);
   },
 };
 
@@ -111,6 +133,7 @@ export class VirtualClock implements Clock {
   /** Fires every pending timer (including ones set while firing), up to `limit` timers, flushing between them. */
   async runAll(limit = 10_000): Promise<void> {
     for (let i = 0; i < limit; i++) {
+      await flushMicrotasks();
       const next = this.#earliest();
       if (next === undefined) return;
       await this.advance(next.due - this.#now);
