@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_KAFKA_PORTS, renderClientProperties, renderJavaArgFile, renderServerProperties, scramFormatArgs } from './config.ts';
+
+function parse(properties: string): Map<string, string> {
+  return new Map(
+    properties
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)] as const),
+  );
+}
+
+describe('renderServerProperties', () => {
+  const props = parse(renderServerProperties({ dataDir: '/d', host: '127.0.0.1', ports: DEFAULT_KAFKA_PORTS, superUser: 'admin' }));
+
+  it('runs one combined KRaft node with its own controller', () => {
+    expect(props.get('process.roles')).toBe('broker,controller');
+    expect(props.get('controller.quorum.voters')).toBe('1@127.0.0.1:19094');
+  });
+
+  it('advertises the SASL listener and the internal one, never the controller', () => {
+    expect(props.get('advertised.listeners')).toBe('CLIENT://127.0.0.1:19092,INTERNAL://127.0.0.1:19093');
+    expect(props.get('listener.security.protocol.map')).toBe('CLIENT:SASL_PLAINTEXT,INTERNAL:PLAINTEXT,CONTROLLER:PLAINTEXT');
+  });
+
+  it('denies by default and names the super users', () => {
+    expect(props.get('authorizer.class.name')).toBe('org.apache.kafka.metadata.authorizer.StandardAuthorizer');
+    expect(props.get('allow.everyone.if.no.acl.found')).toBe('false');
+    expect(props.get('super.users')).toBe('User:admin;User:ANONYMOUS');
+  });
+});
+
+describe('SCRAM secrets', () => {
+  const user = { username: 'admin', password: 'p_w-1', mechanism: 'SCRAM-SHA-512' } as const;
+
+  it('bootstraps every mechanism at format time', () => {
+    expect(scramFormatArgs(user)).toEqual([
+      '--add-scram',
+      'SCRAM-SHA-512=[name=admin,password=p_w-1]',
+      '--add-scram',
+      'SCRAM-SHA-256=[name=admin,password=p_w-1]',
+    ]);
+  });
+
+  it('refuses passwords the SCRAM and JAAS syntax cannot carry', () => {
+    expect(() => scramFormatArgs({ ...user, password: 'a,b' })).toThrow(/must match/);
+    expect(() => renderClientProperties('h:1', { ...user, password: 'a"b' })).toThrow(/must match/);
+  });
+
+  it('writes a client login for the Java tools', () => {
+    expect(parse(renderClientProperties('127.0.0.1:19092', user)).get('sasl.jaas.config')).toBe(
+      'org.apache.kafka.common.security.scram.ScramLoginModule required username="admin" password="p_w-1";',
+    );
+  });
+});
+
+describe('renderJavaArgFile', () => {
+  it('quotes each argument and escapes quotes and backslashes', () => {
+    expect(renderJavaArgFile(['-cp', 'a b', 'x"y\\z'])).toBe('"-cp"\n"a b"\n"x\\"y\\\\z"\n');
+  });
+});
