@@ -5,7 +5,7 @@ import { apiVersionOf, enqueueControllerOwner, groupOf } from './handler.ts';
 const owner = { group: 'redis.domain-operators.io', version: 'v1alpha1', kind: 'RedisReplication' };
 
 function owned(refs: NonNullable<KubernetesObject['metadata']>['ownerReferences']): KubernetesObject {
-  return { metadata: { name: 'rr-0', namespace: 'team-a', ownerReferences: refs } };
+  return { metadata: { name: 'rr-0', namespace: 'team-a', ...(refs && { ownerReferences: refs }) } };
 }
 
 describe('enqueueControllerOwner', () => {

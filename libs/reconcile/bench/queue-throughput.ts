@@ -1,0 +1,81 @@
+import { systemClock } from '../src/clock.ts';
+import { WorkQueue } from '../src/queue.ts';
+
+/** The workload of {@link runQueueBenchmark}; `libs/testenv/go/cmd/workqueue-bench` runs the same one on client-go. */
+export interface QueueBenchmarkOptions {
+  /** How many `add` calls the producer makes. */
+  readonly items: number;
+  /** Fraction of adds (0–1) that repeat one of the 8 keys added just before, as event storms do. */
+  readonly duplicateRatio: number;
+  /** How many workers loop on `get` + `done`. */
+  readonly workers: number;
+  /** Adds between yields of the producer to the event loop; default 1000. */
+  readonly producerBatch?: number;
+}
+
+/** What {@link runQueueBenchmark} measured. */
+export interface QueueBenchmarkResult {
+  /** `items` adds, each carried through get and done (or deduplicated), per second of wall time. */
+  readonly opsPerSecond: number;
+  readonly items: number;
+  /** Distinct keys among the adds. */
+  readonly distinctKeys: number;
+  /** Keys handed out by `get` (≤ items, because waiting duplicates collapse). */
+  readonly processed: number;
+  readonly workers: number;
+  readonly duplicateRatio: number;
+  readonly elapsedMs: number;
+}
+
+/**
+ * The keys the producer adds, in order: `default/object-<i>`, except that add `i` repeats the key of add
+ * `i - 1 - (i % 8)` whenever `floor((i + 1) · ratio) > floor(i · ratio)`, which spreads the duplicates evenly.
+ * Deterministic, so the Go program can build the identical sequence.
+ */
+export function benchmarkKeys(items: number, duplicateRatio: number): string[] {
+  const keys: string[] = [];
+  for (let i = 0; i < items; i++) {
+    const duplicate = i > 0 && Math.floor((i + 1) * duplicateRatio) > Math.floor(i * duplicateRatio);
+    keys.push(duplicate ? (keys[Math.max(0, i - 1 - (i % 8))] ?? '') : `default/object-${i}`);
+  }
+  return keys;
+}
+
+/**
+ * Measures {@link WorkQueue} throughput on the system clock: one producer adds `items` keys (yielding to the event
+ * loop every `producerBatch` adds), `workers` workers get and immediately mark each key done, and the clock stops
+ * when the queue has been drained with `shutDownWithDrain` and every worker has seen `get` resolve `undefined`.
+ */
+export async function runQueueBenchmark(options: QueueBenchmarkOptions): Promise<QueueBenchmarkResult> {
+  const keys = benchmarkKeys(options.items, options.duplicateRatio);
+  const batch = options.producerBatch ?? 1000;
+  const queue = new WorkQueue<string>({ clock: systemClock });
+  let processed = 0;
+
+  const worker = async (): Promise<void> => {
+    for (let key = await queue.get(); key !== undefined; key = await queue.get()) {
+      processed++;
+      queue.done(key);
+    }
+  };
+
+  const start = performance.now();
+  const workers = Array.from({ length: options.workers }, () => worker());
+  for (let i = 0; i < keys.length; i++) {
+    queue.add(keys[i] ?? '');
+    if ((i + 1) % batch === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  await queue.shutDownWithDrain();
+  await Promise.all(workers);
+  const elapsedMs = performance.now() - start;
+
+  return {
+    opsPerSecond: options.items / (elapsedMs / 1000),
+    items: options.items,
+    distinctKeys: new Set(keys).size,
+    processed,
+    workers: options.workers,
+    duplicateRatio: options.duplicateRatio,
+    elapsedMs,
+  };
+}
