@@ -1,4 +1,15 @@
-import type { KubernetesObject } from '@kubernetes/client-node';
+import type {
+  KubernetesObject,
+  V1ConfigMap,
+  V1CustomResourceDefinition,
+  V1Lease,
+  V1Namespace,
+  V1Pod,
+  V1Secret,
+  V1Service,
+  V1ServiceAccount,
+  V1StatefulSet,
+} from '@kubernetes/client-node';
 import type { GroupVersionKind } from './handler.ts';
 
 /**
@@ -45,15 +56,15 @@ export function objectPath(type: ResourceType, namespace: string | undefined, na
 
 /** Common built-in kinds the operators and tests use. */
 export const coreTypes = {
-  namespace: resourceType({ group: '', version: 'v1', kind: 'Namespace', plural: 'namespaces', namespaced: false }),
-  configMap: resourceType({ group: '', version: 'v1', kind: 'ConfigMap', plural: 'configmaps', namespaced: true }),
-  secret: resourceType({ group: '', version: 'v1', kind: 'Secret', plural: 'secrets', namespaced: true }),
-  service: resourceType({ group: '', version: 'v1', kind: 'Service', plural: 'services', namespaced: true }),
-  pod: resourceType({ group: '', version: 'v1', kind: 'Pod', plural: 'pods', namespaced: true }),
-  serviceAccount: resourceType({ group: '', version: 'v1', kind: 'ServiceAccount', plural: 'serviceaccounts', namespaced: true }),
-  statefulSet: resourceType({ group: 'apps', version: 'v1', kind: 'StatefulSet', plural: 'statefulsets', namespaced: true }),
-  lease: resourceType({ group: 'coordination.k8s.io', version: 'v1', kind: 'Lease', plural: 'leases', namespaced: true }),
-  customResourceDefinition: resourceType({
+  namespace: resourceType<V1Namespace>({ group: '', version: 'v1', kind: 'Namespace', plural: 'namespaces', namespaced: false }),
+  configMap: resourceType<V1ConfigMap>({ group: '', version: 'v1', kind: 'ConfigMap', plural: 'configmaps', namespaced: true }),
+  secret: resourceType<V1Secret>({ group: '', version: 'v1', kind: 'Secret', plural: 'secrets', namespaced: true }),
+  service: resourceType<V1Service>({ group: '', version: 'v1', kind: 'Service', plural: 'services', namespaced: true }),
+  pod: resourceType<V1Pod>({ group: '', version: 'v1', kind: 'Pod', plural: 'pods', namespaced: true }),
+  serviceAccount: resourceType<V1ServiceAccount>({ group: '', version: 'v1', kind: 'ServiceAccount', plural: 'serviceaccounts', namespaced: true }),
+  statefulSet: resourceType<V1StatefulSet>({ group: 'apps', version: 'v1', kind: 'StatefulSet', plural: 'statefulsets', namespaced: true }),
+  lease: resourceType<V1Lease>({ group: 'coordination.k8s.io', version: 'v1', kind: 'Lease', plural: 'leases', namespaced: true }),
+  customResourceDefinition: resourceType<V1CustomResourceDefinition>({
     group: 'apiextensions.k8s.io',
     version: 'v1',
     kind: 'CustomResourceDefinition',

@@ -1,0 +1,103 @@
+// Helpers for integration tests against the real testenv apiserver. Not exported from the package.
+import { KubeConfig } from '@kubernetes/client-node';
+import type { KubernetesObject } from '@kubernetes/client-node';
+import { ensureTestEnv } from '@domain-operators/testenv';
+import { Client } from './client.ts';
+import { isAlreadyExists, isNotFound } from './errors.ts';
+import { coreTypes, resourceType } from './resource-type.ts';
+import type { ResourceType } from './resource-type.ts';
+import { HttpsRestTransport } from './rest.ts';
+
+/** A live connection to the testenv apiserver as its admin. */
+export interface LiveCluster {
+  readonly kubeConfig: KubeConfig;
+  readonly client: Client;
+}
+
+/** Brings the testenv control plane up (reusing a running one) and connects to it as admin. */
+export async function liveCluster(): Promise<LiveCluster> {
+  const env = await ensureTestEnv(['apiserver']);
+  const kubeConfig = new KubeConfig();
+  kubeConfig.loadFromFile(env.apiserver.kubeconfig);
+  return { kubeConfig, client: new Client({ rest: await HttpsRestTransport.create(kubeConfig) }) };
+}
+
+/** The test CRD: `widgets.test.domain-operators.io`, namespaced, spec.size, status subresource. */
+export const widgetType: ResourceType<Widget> = resourceType<Widget>({ group: 'test.domain-operators.io', version: 'v1', kind: 'Widget', plural: 'widgets', namespaced: true });
+
+/** A Widget custom resource. */
+export interface Widget extends KubernetesObject {
+  spec?: { size?: number };
+  status?: { observedGeneration?: number };
+}
+
+/** Installs the Widget CRD (idempotent) and waits until it is Established and served. */
+export async function installWidgetCrd(cluster: LiveCluster): Promise<void> {
+  const crd = {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: 'widgets.test.domain-operators.io' },
+    spec: {
+      group: 'test.domain-operators.io',
+      scope: 'Namespaced',
+      names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
+      versions: [
+        {
+          name: 'v1',
+          served: true,
+          storage: true,
+          subresources: { status: {} },
+          schema: {
+            openAPIV3Schema: {
+              type: 'object',
+              properties: {
+                spec: { type: 'object', properties: { size: { type: 'integer', minimum: 0 } } },
+                status: { type: 'object', properties: { observedGeneration: { type: 'integer' } } },
+              },
+            },
+          },
+        },
+      ],
+    },
+  };
+  try {
+    await cluster.client.create(coreTypes.customResourceDefinition, crd);
+  } catch (err) {
+    if (!isAlreadyExists(err)) throw err;
+  }
+  await eventually(async () => {
+    await cluster.client.list(widgetType, { namespace: 'default', limit: 1 });
+    return true;
+  }, 30_000);
+}
+
+/** Creates a fresh namespace named `<prefix>-<random>`. */
+export async function freshNamespace(cluster: LiveCluster, prefix: string): Promise<string> {
+  const name = `${prefix}-${Math.random().toString(36).slice(2, 8)}`;
+  await cluster.client.create(coreTypes.namespace, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+  return name;
+}
+
+/** Deletes a namespace; never throws for one already gone. */
+export async function deleteNamespace(cluster: LiveCluster, name: string): Promise<void> {
+  try {
+    await cluster.client.delete(coreTypes.namespace, { namespace: undefined, name });
+  } catch (err) {
+    if (!isNotFound(err)) throw err;
+  }
+}
+
+/** Polls `check` every 100 ms until it returns true; rejects with the last error or a timeout message. */
+export async function eventually(check: () => Promise<boolean>, timeoutMs: number, what = 'condition'): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      if (await check()) return;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > deadline) throw new Error(`${what} not met within ${timeoutMs} ms${last instanceof Error ? `: ${last.message}` : ''}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

@@ -1,0 +1,15 @@
+/**
+ * `@domain-operators/testenv`: a real Kubernetes control plane and real Kafka, OpenSearch and Redis as local
+ * processes, for integration and e2e tests. This file is the package's whole public API.
+ */
+export type { ComponentName } from './component.ts';
+export { COMPONENT_NAMES } from './components.ts';
+export type { ApiserverInfo, KafkaInfo, OpenSearchInfo, RedisInfo, SaslUser, TestEnv } from './env-file.ts';
+export { readEnvFile } from './env-file.ts';
+export { downEnvironment, environmentStatus, upEnvironment } from './environment.ts';
+export type { EnvironmentOptions, EnvironmentStatus } from './environment.ts';
+export { resolvePaths } from './paths.ts';
+export type { TestenvPaths } from './paths.ts';
+export { ensureTestEnv } from './ensure.ts';
+export { controlPlanePids } from './control-plane/pids.ts';
+export type { ControlPlanePids } from './control-plane/pids.ts';
