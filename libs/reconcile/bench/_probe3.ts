@@ -1,0 +1,18 @@
+import { writeHeapSnapshot } from 'node:v8';
+import { KubeConfig } from '@kubernetes/client-node';
+import { SharedInformers } from '../src/informer.ts';
+import { coreTypes } from '../src/resource-type.ts';
+const kubeConfig = new KubeConfig(); kubeConfig.loadFromFile('/work/main/.testenv/kubeconfig');
+const ns = process.argv[2] ?? 'bench-1000';
+const informers = new SharedInformers({ kubeConfig }, { namespace: ns });
+const inf = informers.informerFor(coreTypes.configMap);
+const stop = new AbortController();
+gc!(); gc!();
+writeHeapSnapshot('/tmp/before.heapsnapshot');
+const running = informers.run(stop.signal);
+await inf.waitForSync();
+gc!(); gc!();
+writeHeapSnapshot('/tmp/after.heapsnapshot');
+console.log(inf.store.size());
+stop.abort(); await running;
+process.exit(0);

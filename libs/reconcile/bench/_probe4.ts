@@ -1,0 +1,12 @@
+import { KubeConfig } from '@kubernetes/client-node';
+import { SharedInformers } from '../src/informer.ts';
+import { coreTypes } from '../src/resource-type.ts';
+const kubeConfig = new KubeConfig(); kubeConfig.loadFromFile('/work/main/.testenv/kubeconfig');
+const informers = new SharedInformers({ kubeConfig }, { namespace: 'bench-1000' });
+const inf = informers.informerFor(coreTypes.configMap);
+const stop = new AbortController();
+const running = informers.run(stop.signal);
+await inf.waitForSync();
+console.log(JSON.stringify(inf.store.get('bench-1000/bench-cm-00001')).length, Object.keys(inf.store.get('bench-1000/bench-cm-00001')?.metadata ?? {}));
+stop.abort(); await running;
+process.exit(0);
