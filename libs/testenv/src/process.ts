@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { closeSync, openSync } from 'node:fs';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -51,13 +51,19 @@ export async function startDaemon(spec: DaemonSpec): Promise<number> {
   }
 }
 
-/** True when a process with this pid exists (signal 0 probe). */
+/** True when a process with this pid exists and is not a zombie (signal 0 probe, then `/proc/<pid>/stat`). */
 export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  try {
+    // Field 3 of /proc/<pid>/stat is the state; `Z` is a zombie: exited, waiting for its parent to reap it.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return true;
   }
 }
 

@@ -19,6 +19,8 @@ export const controllers = [
   'root-ca-certificate-publisher-controller',
   // Fills aggregated ClusterRoles (admin, edit, view) with rules labelled for aggregation, e.g. for CRDs.
   'clusterrole-aggregation-controller',
+  // Holds a claim's finalizer while a Pod uses it and releases it after, so namespaces with StatefulSet claims finish deleting.
+  'persistentvolumeclaim-protection-controller',
 ] as const;
 
 /** kube-controller-manager's health endpoint (served with the control plane's serving certificate). */

@@ -26,7 +26,7 @@ const TOPIC_AUTHORIZATION_FAILED = 29;
  * End-to-end check of a running testenv broker with the client the operator uses (@platformatic/kafka):
  * the super user logs in with SCRAM and creates a topic; a fresh SCRAM user (created through the
  * AlterUserScramCredentials protocol API) is denied on that topic until an ALLOW ACL exists, then
- * produces; the super user consumes both records. Everything it creates is deleted at the end, also
+ * produces; an explicit DENY ACL then refuses it again; the super user consumes both accepted records. Everything it creates is deleted at the end, also
  * on failure. Resolves when all holds; rejects with an error naming the step otherwise. Takes about a
  * second on a warm broker.
  */
@@ -56,6 +56,14 @@ export async function kafkaSmokeCheck(info: KafkaInfo): Promise<void> {
     });
     await step('create ACLs', () => admin.createAcls({ creations: acls }));
     await step('user with ACL produces', () => retryUntil(() => produceAs(bootstrapBrokers, user, topic, 'allowed').then(() => true, () => false), Boolean));
+    await step('an explicit DENY ACL wins over the ALLOW', async () => {
+      await admin.createAcls({ creations: acls.filter((acl) => acl.operation === AclOperations.WRITE).map((acl) => ({ ...acl, permissionType: AclPermissionTypes.DENY })) });
+      const outcome = await retryUntil(() => produceAs(bootstrapBrokers, user, topic, 'after-deny').then(
+        () => 'allowed',
+        (err: unknown) => (findErrorBy(asError(err), 'apiCode', TOPIC_AUTHORIZATION_FAILED) === null ? 'other' : 'denied'),
+      ), (value) => value === 'denied');
+      if (outcome !== 'denied') throw new Error(`expected TOPIC_AUTHORIZATION_FAILED after the DENY ACL, got: ${outcome}`);
+    });
     await step('super user produces', () => produceAs(bootstrapBrokers, info.superUser, topic, 'admin'));
     await step('super user consumes', async () => {
       const values = await consumeAll(bootstrapBrokers, adminSasl, topic, 2);

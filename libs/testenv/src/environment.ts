@@ -1,0 +1,147 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ComponentContext, ComponentName } from './component.ts';
+import { COMPONENT_NAMES, COMPONENTS } from './components.ts';
+import type { ComponentInfos } from './components.ts';
+import { readEnvFile, writeEnvFile } from './env-file.ts';
+import type { TestEnv } from './env-file.ts';
+import { acquireLock } from './lock.ts';
+import type { TestenvPaths } from './paths.ts';
+import { resolvePaths } from './paths.ts';
+import { podRunnerComponent } from './pod-runner/component.ts';
+
+/** Options shared by {@link upEnvironment}, {@link downEnvironment} and {@link environmentStatus}. */
+export interface EnvironmentOptions {
+  /** Components to act on; all when absent or empty. */
+  readonly only?: readonly ComponentName[];
+  readonly paths?: TestenvPaths;
+  /** Receives one progress line at a time, already prefixed with elapsed time and component. */
+  readonly log?: (line: string) => void;
+}
+
+/** Whether each component is up, for `testenv status`. */
+export type EnvironmentStatus = Record<ComponentName | 'pod-runner', 'up' | 'down'>;
+
+const LOCK_TIMEOUT_MS = 45 * 60_000;
+
+/**
+ * Brings up the selected components (all by default) concurrently, reusing the ones already healthy, then the
+ * pod runner once the apiserver is up. Writes `.testenv/env.json` with every component that is up (including
+ * ones started earlier and not selected now). Idempotent. Rejects, after the others finished, with every failed
+ * component's name and log tail; the env file still lists what did come up.
+ */
+export async function upEnvironment(options: EnvironmentOptions = {}): Promise<TestEnv> {
+  const paths = options.paths ?? resolvePaths();
+  await mkdir(paths.logsDir, { recursive: true });
+  const release = await acquireLock(join(paths.stateDir, 'lock'), LOCK_TIMEOUT_MS);
+  try {
+    const selected = selection(options.only);
+    const started = Date.now();
+    const contextFor = (name: string): ComponentContext => ({
+      paths,
+      progress: (message) => {
+        const seconds = ((Date.now() - started) / 1000).toFixed(1).padStart(6);
+        (options.log ?? defaultLog)(`[${seconds}s] ${name}: ${message}`);
+      },
+    });
+    let env: TestEnv = await currentEnv(paths);
+    const failures: string[] = [];
+    await Promise.all(
+      selected.map(async (name) => {
+        const ctx = contextFor(name);
+        ctx.progress('starting');
+        try {
+          const info = await COMPONENTS[name].up(ctx);
+          env = withInfo(env, name, info);
+          ctx.progress('up');
+        } catch (err) {
+          failures.push(`${name}: ${(err as Error).message}`);
+          ctx.progress('FAILED');
+        }
+      }),
+    );
+    if (env.apiserver !== undefined && selected.includes('apiserver')) {
+      const ctx = contextFor('pod-runner');
+      try {
+        await podRunnerComponent.up(ctx, env.apiserver);
+        ctx.progress('up');
+      } catch (err) {
+        failures.push(`pod-runner: ${(err as Error).message}`);
+      }
+    }
+    await writeEnvFile(paths.envFile, env);
+    if (failures.length > 0) throw new Error(`testenv up failed:\n${failures.join('\n\n')}`);
+    return env;
+  } finally {
+    await release();
+  }
+}
+
+/** Stops the selected components (all by default) and removes them from `env.json`. Never throws when nothing runs. */
+export async function downEnvironment(options: EnvironmentOptions = {}): Promise<void> {
+  const paths = options.paths ?? resolvePaths();
+  const release = await acquireLock(join(paths.stateDir, 'lock'), LOCK_TIMEOUT_MS);
+  try {
+    const selected = selection(options.only);
+    const log = options.log ?? defaultLog;
+    const ctx: ComponentContext = { paths, progress: log };
+    if (selected.includes('apiserver')) await podRunnerComponent.down(ctx);
+    await Promise.all(
+      selected.map((name) =>
+        COMPONENTS[name].down({
+          paths,
+          progress: (m) => {
+            log(`${name}: ${m}`);
+          },
+        }),
+      ),
+    );
+    let env = await readEnvFile(paths.envFile);
+    for (const name of selected) env = withoutInfo(env, name);
+    await writeEnvFile(paths.envFile, env);
+  } finally {
+    await release();
+  }
+}
+
+/** Asks every component whether it is up (processes alive and answering). Read-only. */
+export async function environmentStatus(options: EnvironmentOptions = {}): Promise<EnvironmentStatus> {
+  const paths = options.paths ?? resolvePaths();
+  const ctx: ComponentContext = { paths, progress: () => undefined };
+  const entries = await Promise.all(
+    COMPONENT_NAMES.map(async (name) => [name, (await COMPONENTS[name].healthy(ctx)) ? 'up' : 'down'] as const),
+  );
+  const podRunner = (await podRunnerComponent.healthy(ctx)) ? 'up' : 'down';
+  return { ...(Object.fromEntries(entries) as Record<ComponentName, 'up' | 'down'>), 'pod-runner': podRunner };
+}
+
+/** The env file's entries for components that are still healthy (stale entries are dropped). */
+async function currentEnv(paths: TestenvPaths): Promise<TestEnv> {
+  let env = await readEnvFile(paths.envFile);
+  const ctx: ComponentContext = { paths, progress: () => undefined };
+  for (const name of COMPONENT_NAMES) {
+    if (env[name] !== undefined && !(await COMPONENTS[name].healthy(ctx))) env = withoutInfo(env, name);
+  }
+  return env;
+}
+
+function selection(only: readonly ComponentName[] | undefined): ComponentName[] {
+  return only === undefined || only.length === 0 ? [...COMPONENT_NAMES] : COMPONENT_NAMES.filter((n) => only.includes(n));
+}
+
+function withInfo<N extends ComponentName>(env: TestEnv, name: N, info: ComponentInfos[N]): TestEnv {
+  if (name === 'apiserver') {
+    const api = info as ComponentInfos['apiserver'];
+    return { ...env, apiserver: api, kubeconfig: api.kubeconfig, kubernetesVersion: api.kubernetesVersion, auditLog: api.auditLog };
+  }
+  return { ...env, [name]: info };
+}
+
+function withoutInfo(env: TestEnv, name: ComponentName): TestEnv {
+  const dropped = new Set<string>(name === 'apiserver' ? ['apiserver', 'kubeconfig', 'kubernetesVersion', 'auditLog'] : [name]);
+  return Object.fromEntries(Object.entries(env).filter(([key]) => !dropped.has(key)));
+}
+
+function defaultLog(line: string): void {
+  process.stderr.write(`${line}\n`);
+}
