@@ -94,22 +94,36 @@ export class Reflector<T extends KubernetesObject = KubernetesObject> {
 
   /** Consumes the watcher until `signal` aborts; resolves then. Call once. */
   async run(signal: AbortSignal): Promise<void> {
-    for await (const event of this.#watcher.events(signal)) {
-      switch (event.type) {
-        case 'Restarted':
-          for (const change of this.#writer.replace(event.objects)) this.#emit(change);
-          if (!this.#writer.hasSynced()) this.#markSynced();
-          break;
-        case 'Added':
-        case 'Modified': {
-          const change = this.#writer.apply(event.object);
-          if (change !== undefined) this.#emit(change);
-          break;
-        }
-        case 'Deleted':
-          this.#emit(this.#writer.delete(event.object));
-          break;
+    // A manual loop rather than `for await`: the loop variable of `for await` keeps the last event (after a relist,
+    // the whole raw list, managedFields included) reachable while the next event is awaited, which in a quiet
+    // namespace is forever. Here nothing refers to an event once it is handled.
+    const events = this.#watcher.events(signal)[Symbol.asyncIterator]();
+    let next: IteratorResult<WatcherEvent<T>, unknown> | undefined;
+    for (;;) {
+      next = await events.next();
+      if (next.done === true) return;
+      this.#handle(next.value);
+      // Cleared explicitly: a stale register would otherwise hold the event across the next await.
+      // eslint-disable-next-line no-useless-assignment -- the point is to drop the reference, not to read it
+      next = undefined;
+    }
+  }
+
+  #handle(event: WatcherEvent<T>): void {
+    switch (event.type) {
+      case 'Restarted':
+        for (const change of this.#writer.replace(event.objects)) this.#emit(change);
+        if (!this.#writer.hasSynced()) this.#markSynced();
+        break;
+      case 'Added':
+      case 'Modified': {
+        const change = this.#writer.apply(event.object);
+        if (change !== undefined) this.#emit(change);
+        break;
       }
+      case 'Deleted':
+        this.#emit(this.#writer.delete(event.object));
+        break;
     }
   }
 

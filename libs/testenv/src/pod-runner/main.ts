@@ -29,9 +29,9 @@
  *   (configMap, secret, downwardAPI, serviceAccountToken via the TokenRequest API), emptyDir; other types are
  *   empty directories. persistentVolumeClaim (and ephemeral) volumes are `pvc/<namespace>/<claim>` and survive
  *   pod re-creation; a claim's directory is deleted once the claim is gone and no pod uses it. PVCs stay
- *   Pending (no PersistentVolume is made); since the control plane runs no pvc-protection controller, the
- *   runner removes the `kubernetes.io/pvc-protection` finalizer of deleted claims no live pod uses, so
- *   namespaces with StatefulSet claims can be deleted. Files are written once per pod (no live update when a
+ *   Pending (no PersistentVolume is made). The control plane runs the pvc-protection controller; as a
+ *   safety net the runner also removes the `kubernetes.io/pvc-protection` finalizer of deleted claims no live
+ *   pod uses, so namespaces with StatefulSet claims are always deleted. Files are written once per pod (no live update when a
  *   ConfigMap changes).
  * - Path mapping: container paths under a volumeMount's mountPath (subPath/subPathExpr honoured), appearing in
  *   args or in the text files of configMap/secret/downwardAPI/projected volumes, are rewritten to the host
