@@ -1,7 +1,7 @@
 import type { KubernetesObject, V1ObjectMeta } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { objectKey } from './request.ts';
-import { byOwnerUid, bySecretRef, StoreWriter, stripManagedFields } from './store.ts';
+import { byOwnerUid, bySecretRef, storeReader, StoreWriter, stripManagedFields } from './store.ts';
 
 interface App extends KubernetesObject {
   spec?: { secretName?: string; tls?: { secretRef?: { name: string; namespace?: string } } };
@@ -143,5 +143,19 @@ describe('StoreWriter', () => {
     store.markSynced();
     expect(reader.hasSynced()).toBe(true);
     expect(reader.get('ns/a')).toBe(store.get('ns/a'));
+  });
+});
+
+describe('storeReader', () => {
+  it('answers the client read interface from the cache', async () => {
+    const writer = new StoreWriter();
+    writer.apply({ metadata: { name: 'a', namespace: 'ns', resourceVersion: '1' } });
+    writer.apply({ metadata: { name: 'b', namespace: 'other', resourceVersion: '1' } });
+    const reader = storeReader(writer.reader());
+    expect((await reader.get({ namespace: 'ns', name: 'a' }))?.metadata?.name).toBe('a');
+    expect(await reader.get({ namespace: 'ns', name: 'missing' })).toBeUndefined();
+    expect((await reader.list({ namespace: 'other' })).map((o) => o.metadata?.name)).toEqual(['b']);
+    expect(await reader.list()).toHaveLength(2);
+    await expect(reader.list({ labelSelector: 'a=b' })).rejects.toThrow(/selectors are not supported/);
   });
 });

@@ -1,4 +1,6 @@
 import type { KubernetesObject } from '@kubernetes/client-node';
+import type { ObjectReader } from './client.ts';
+import { requestKey } from './request.ts';
 
 /**
  * A read-only view of the objects a reflector has cached for one resource type.
@@ -302,4 +304,21 @@ function names(object: KubernetesObject): { namespace: string; name: string } {
 function sameVersion(a: KubernetesObject, b: KubernetesObject): boolean {
   const version = a.metadata?.resourceVersion;
   return version !== undefined && version === b.metadata?.resourceVersion;
+}
+
+/**
+ * The Store as an {@link ObjectReader}, so code written against the client's read interface can read from the
+ * cache instead. Answers from memory (never a request); reads may be stale. `list` honours only `namespace`:
+ * label and field selectors are not evaluated on cached objects and are refused.
+ */
+export function storeReader<T extends KubernetesObject>(store: Store<T>): ObjectReader<T> {
+  return {
+    get: (request) => Promise.resolve(store.get(requestKey(request))),
+    list: (scope = {}) => {
+      if (scope.labelSelector !== undefined || scope.fieldSelector !== undefined) {
+        return Promise.reject(new Error('storeReader: selectors are not supported on the cache; filter the list instead'));
+      }
+      return Promise.resolve(store.list(scope.namespace));
+    },
+  };
 }

@@ -3,8 +3,9 @@ import { yamlString } from './security-config.ts';
 /** The OpenSearch version testenv runs; the pom's `opensearch.version` must match. */
 export const OPENSEARCH_VERSION = '2.19.4';
 
-/** Loopback ports of the node. Fixed so tests and tools can rely on them. */
+/** Loopback HTTP port of the node. Fixed so tests and tools can rely on it. */
 export const OPENSEARCH_HTTP_PORT = 19200;
+/** Loopback transport (TLS) port of the node. */
 export const OPENSEARCH_TRANSPORT_PORT = 19300;
 
 /** Name of the internal user mapped to `all_access`. */

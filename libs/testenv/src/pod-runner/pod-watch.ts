@@ -15,6 +15,7 @@ export interface PodEvents {
 
 /** First delay before relisting after an error; doubles up to {@link MAX_RELIST_BACKOFF_MS}. */
 export const INITIAL_RELIST_BACKOFF_MS = 500;
+/** Cap of the relist backoff. */
 export const MAX_RELIST_BACKOFF_MS = 30_000;
 /**
  * Server-side watch timeout. client-node aborts a watch after 30 s without data, so the server is asked to end
