@@ -122,6 +122,10 @@ describe('Watcher', () => {
     expect(transport.lists).toHaveLength(2);
     expect(transport.lists[1]?.at).toBe(5_000);
     expect(transport.lists[1]?.request.continue).toBeUndefined();
+    // The first list may be served from the apiserver's watch cache (resourceVersion "0", as client-go does);
+    // the relist after a 410 is a consistent read.
+    expect(transport.lists[0]?.request.resourceVersion).toBe('0');
+    expect(transport.lists[1]?.request.resourceVersion).toBeUndefined();
     expect(events.at(-1)).toEqual({ type: 'Restarted', objects: [cm('b', '9')] });
     expect(transport.lastWatch().request.resourceVersion).toBe('9');
     controller.abort();

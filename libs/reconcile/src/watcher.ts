@@ -154,6 +154,9 @@ export class Watcher<T extends KubernetesObject = KubernetesObject> {
   #running = false;
   #stateKind: WatcherStateKind = 'Stopped';
   #resourceVersion: string | undefined;
+  // Like client-go's reflector: lists start with resourceVersion "0", which the apiserver serves from its watch
+  // cache in one pass (no round trip to etcd per page); after a 410 the next list is a consistent read instead.
+  #consistentRelist = false;
   #lastEventTime: number | undefined;
   #lastActivityTime: number | undefined;
   #lastError: Error | undefined;
@@ -242,14 +245,21 @@ export class Watcher<T extends KubernetesObject = KubernetesObject> {
     try {
       const listed = this.#transport.list({
         limit: this.#pageSize,
-        ...(state.continueToken === undefined ? {} : { continue: state.continueToken }),
+        ...(state.continueToken === undefined
+          ? this.#consistentRelist
+            ? {}
+            : { resourceVersion: '0' }
+          : { continue: state.continueToken }),
         signal: request.signal,
       });
       page = await untilAborted(listed, request.signal);
     } catch (error) {
       if (signal.aborted) throw error;
       // An expired continue token means the snapshot is gone: start the list over. Anything else retries this page.
-      if (isGone(error)) return this.#restart(error);
+      if (isGone(error)) {
+        this.#consistentRelist = true;
+        return this.#restart(error);
+      }
       return this.#fail(error, state);
     } finally {
       this.#clock.clearTimeout(timer);
@@ -261,6 +271,7 @@ export class Watcher<T extends KubernetesObject = KubernetesObject> {
       return { next: { kind: 'Listing', continueToken: page.continue, items: state.items } };
     }
     this.#resourceVersion = page.resourceVersion;
+    this.#consistentRelist = false;
     this.#lastEventTime = this.#clock.now();
     this.#listedAt = this.#lastEventTime;
     return {
@@ -376,8 +387,12 @@ export class Watcher<T extends KubernetesObject = KubernetesObject> {
     return watch.events === 0 && this.#clock.now() - watch.startedAt < this.#minWatchDurationMs;
   }
 
-  /** 410 Gone: the resourceVersion is too old; relist at once (not a failure, it is how etcd compaction shows). */
+  /**
+   * 410 Gone: the resourceVersion is too old; relist at once (not a failure, it is how etcd compaction shows).
+   * The relist is a consistent read, since a cache that just answered 410 may be behind.
+   */
   #restart(error: unknown): Transition<T> {
+    this.#consistentRelist = true;
     this.#lastError = toError(error);
     return { next: { kind: 'Empty' } };
   }
