@@ -45,14 +45,15 @@ export class HttpWatchTransport<T extends KubernetesObject = KubernetesObject> i
     if (request.continue !== undefined) query.set('continue', request.continue);
     if (request.resourceVersion !== undefined) query.set('resourceVersion', request.resourceVersion);
     const response = await this.#get(query, request.signal);
-    let text = '';
+    // Raw chunks joined once and decoded once: cheaper than decoding and concatenating strings chunk by chunk.
+    const chunks: Buffer[] = [];
     try {
-      response.setEncoding('utf8');
-      for await (const chunk of response as AsyncIterable<string>) text += chunk;
+      for await (const chunk of response as AsyncIterable<Buffer>) chunks.push(chunk);
     } catch (error) {
       throw streamError(error, request.signal, 'list');
     }
-    const body = parseJson(text, 'list');
+    const body = parseJson(Buffer.concat(chunks).toString('utf8'), 'list');
+    chunks.length = 0;
     const metadata = field(body, 'metadata');
     const items = field(body, 'items');
     const apiVersion = field(body, 'apiVersion');
