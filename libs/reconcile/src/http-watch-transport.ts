@@ -84,6 +84,8 @@ export class HttpWatchTransport<T extends KubernetesObject = KubernetesObject> i
     query.set('timeoutSeconds', String(request.timeoutSeconds));
     query.set('allowWatchBookmarks', 'true');
     const response = await this.#get(query, request.signal);
+    // The response head is the server's first sign of life on a new watch: a quiet but healthy watch counts as active.
+    request.onActivity();
     try {
       response.setEncoding('utf8');
       let buffer = '';

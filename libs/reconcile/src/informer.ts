@@ -7,7 +7,7 @@ import type { ChangeListener } from './reflector.ts';
 import type { ListScope, ResourceType } from './resource-type.ts';
 import type { IndexFunc, Store } from './store.ts';
 import { StoreWriter } from './store.ts';
-import type { WatcherHealth } from './watcher.ts';
+import type { WatcherHealth, WatcherOptions } from './watcher.ts';
 import { Watcher } from './watcher.ts';
 
 /** A shared, cached view of one kind: its store, its changes, its health. */
@@ -29,6 +29,8 @@ export interface SharedInformersOptions {
   readonly namespace?: string;
   readonly clock?: Clock;
   readonly random?: () => number;
+  /** Tuning of every informer's watcher (inactivity timeout, backoff, …); default: the watcher's defaults. */
+  readonly watcher?: WatcherOptions;
 }
 
 /** How a controller asks for an informer: extra indexers are merged into the shared one before it starts. */
@@ -99,7 +101,7 @@ export class SharedInformers {
         ...(scope.fieldSelector !== undefined && { fieldSelector: scope.fieldSelector }),
       },
     );
-    const watcher = new Watcher({ transport, clock: this.#options.clock ?? systemClock, ...(this.#options.random && { random: this.#options.random }) });
+    const watcher = new Watcher({ transport, clock: this.#options.clock ?? systemClock, ...(this.#options.random && { random: this.#options.random }) }, this.#options.watcher);
     const writer = new StoreWriter({ indexers: informer.indexers });
     return { reflector: new Reflector({ watcher, writer }), watcher };
   }
