@@ -51,7 +51,7 @@ export { WatchBackoff } from './watch-backoff.ts';
 export type { WatchBackoffOptions } from './watch-backoff.ts';
 export { ShortWatchError, Watcher, WatchStalledError } from './watcher.ts';
 export type { WatcherDeps, WatcherEvent, WatcherHealth, WatcherOptions, WatcherStateKind } from './watcher.ts';
-export { byOwnerUid, bySecretRef, StoreWriter, stripManagedFields } from './store.ts';
+export { byOwnerUid, bySecretRef, storeReader, StoreWriter, stripManagedFields } from './store.ts';
 export type { IndexFunc, SecretRef, Store, StoreChange, StoreOptions } from './store.ts';
 export { Reflector } from './reflector.ts';
 export type { ChangeListener, ReflectorDeps, ReflectorOptions, WatcherEventSource } from './reflector.ts';
@@ -71,3 +71,65 @@ export { SharedInformers } from './informer.ts';
 export type { Informer, InformerRequest, SharedInformersOptions } from './informer.ts';
 export { Controller, ControllerBuilder } from './controller.ts';
 export type { ControllerOptions, InformerSource } from './controller.ts';
+export { RuntimeMetrics } from './metrics.ts';
+export {
+  conditionsEqual,
+  getCondition,
+  isFalse,
+  isReasonValue,
+  isTrue,
+  MAX_CONDITION_MESSAGE_LENGTH,
+  READY_CONDITION,
+  removeCondition,
+  rfc3339,
+  setCondition,
+} from './conditions.ts';
+export type { Condition, ConditionStatus, ConditionUpdate, ReasonValue } from './conditions.ts';
+export { patchStatusIfChanged, statusChange } from './status.ts';
+export type { DesiredStatus, PatchStatusOptions } from './status.ts';
+export { clientEventSink, EventRecorder, eventType, MAX_EVENT_NOTE_BYTES, microTime, truncateUtf8 } from './events.ts';
+export type { EventInput, EventObjectReference, EventRecorderDeps, EventRecorderOptions, EventSeries, EventSink, KubeEvent, Recorder } from './events.ts';
+export { forceDeleteAnnotation, withFinalizer } from './finalizer.ts';
+export type { FinalizerDeps, FinalizerHandlers } from './finalizer.ts';
+export { defineCustomResource, deletionPolicy } from './crd.ts';
+export type {
+  CustomResourceDefinitionManifest,
+  CustomResourceKind,
+  CustomResourceObject,
+  CustomResourceOptions,
+  DeletionPolicy,
+  PrinterColumn,
+  ResourceFor,
+  ResourceOf,
+} from './crd.ts';
+export { CrdError, immutable, toStructuralSchema } from './crd-schema.ts';
+export type { StructuralSchema, ValidationRule } from './crd-schema.ts';
+export { renderCrdFiles, renderCrdYaml, runCrdWriter, staleCrdFiles, writeCrdFiles } from './crd-writer.ts';
+export type { CrdDirectoryOptions, CrdFile, CrdRenderOptions, CrdWriterIo, StaleCrdFile } from './crd-writer.ts';
+export { DEFAULT_DRIFT_CHECK_INTERVAL_MS, DEFAULT_DRIFT_JITTER, jittered, parseDuration } from './drift.ts';
+export type { DeleteTarget, ExternalAdapter, ExternalContext, ExternalObservation } from './external-adapter.ts';
+export { byExternalName, claimWinner, storeClaimIndex } from './external-claims.ts';
+export type { ClaimIndex } from './external-claims.ts';
+export { ExternalConditions, ExternalEvents, ExternalResourceReconciler, finalizerRunner } from './external-resource.ts';
+export type {
+  ExternalResourceDeps,
+  ExternalResourceOptions,
+  ExternalResourceStatus,
+  FinalizerRunner,
+  Ownership,
+  StatusWriter,
+} from './external-resource.ts';
+export { LeaderElectionLostError, Manager, operatorNamespace } from './manager.ts';
+export type { ManagerDeps, ManagerTuning, Runnable } from './manager.ts';
+export { defaultIdentity, KubeLeaseLock, LeaderElector } from './leader-election.ts';
+export type { LeaderElectorDeps, LeaderElectorOptions, LeaderMetrics, LeadershipEnd, LeaseLock, LeaseRecord, VersionedLease } from './leader-election.ts';
+export { informerChecks, probeResponse } from './health.ts';
+export type { CheckResult, InformerCheckOptions, InformerHealth, ProbeResponse } from './health.ts';
+export { EndpointServer, parseBindAddress } from './endpoint-server.ts';
+export type { EndpointHandler, EndpointResponse } from './endpoint-server.ts';
+export { MultiNamespaceInformers } from './multi-namespace-informers.ts';
+export type { InformerCache } from './multi-namespace-informers.ts';
+export { shutdownSignal, ShutdownRequestedError } from './shutdown-signal.ts';
+export type { SignalProcess } from './shutdown-signal.ts';
+export { createLogger, defaultLogFormat, formatLine, REDACTED_PATHS } from './log.ts';
+export type { CreateLoggerOptions, LogDestination, LogFormat } from './log.ts';
