@@ -1,78 +1,8 @@
-import type { KubernetesObject } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEntries, auditLogPath } from './audit-log.int.ts';
-import type { Condition } from './conditions.ts';
-import { isAlreadyExists } from './errors.ts';
-import { coreTypes, resourceType } from './resource-type.ts';
 import { patchStatusIfChanged } from './status.ts';
-import { deleteNamespace, eventually, freshNamespace, liveCluster } from './test-support.int.ts';
+import { deleteNamespace, eventually, freshNamespace, gaugeType, installGaugeCrd, liveCluster } from './test-support.int.ts';
 import type { LiveCluster } from './test-support.int.ts';
-
-/** A test kind whose status has conditions (the Widget's status schema only has observedGeneration). */
-interface Gauge extends KubernetesObject {
-  spec?: { level?: number };
-  status?: { observedGeneration?: number; level?: number; conditions?: Condition[] };
-}
-
-const gaugeType = resourceType<Gauge>({ group: 'test.domain-operators.io', version: 'v1', kind: 'Gauge', plural: 'gauges', namespaced: true });
-
-const conditionSchema = {
-  type: 'object',
-  required: ['type', 'status', 'reason', 'message', 'lastTransitionTime'],
-  properties: {
-    type: { type: 'string' },
-    status: { type: 'string', enum: ['True', 'False', 'Unknown'] },
-    reason: { type: 'string', pattern: '^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$' },
-    message: { type: 'string', maxLength: 32768 },
-    lastTransitionTime: { type: 'string', format: 'date-time' },
-    observedGeneration: { type: 'integer', minimum: 0 },
-  },
-};
-
-async function installGaugeCrd(cluster: LiveCluster): Promise<void> {
-  try {
-    await cluster.client.create(coreTypes.customResourceDefinition, {
-      apiVersion: 'apiextensions.k8s.io/v1',
-      kind: 'CustomResourceDefinition',
-      metadata: { name: 'gauges.test.domain-operators.io' },
-      spec: {
-        group: 'test.domain-operators.io',
-        scope: 'Namespaced',
-        names: { plural: 'gauges', singular: 'gauge', kind: 'Gauge', listKind: 'GaugeList' },
-        versions: [
-          {
-            name: 'v1',
-            served: true,
-            storage: true,
-            subresources: { status: {} },
-            schema: {
-              openAPIV3Schema: {
-                type: 'object',
-                properties: {
-                  spec: { type: 'object', properties: { level: { type: 'integer' } } },
-                  status: {
-                    type: 'object',
-                    properties: {
-                      observedGeneration: { type: 'integer' },
-                      level: { type: 'integer' },
-                      conditions: { type: 'array', items: conditionSchema },
-                    },
-                  },
-                },
-              },
-            },
-          },
-        ],
-      },
-    });
-  } catch (err) {
-    if (!isAlreadyExists(err)) throw err;
-  }
-  await eventually(async () => {
-    await cluster.client.list(gaugeType, { namespace: 'default', limit: 1 });
-    return true;
-  }, 30_000);
-}
 
 describe('patchStatusIfChanged against the real apiserver', () => {
   let cluster: LiveCluster;

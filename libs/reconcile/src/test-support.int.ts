@@ -6,6 +6,7 @@ import { Client } from './client.ts';
 import { isAlreadyExists, isNotFound } from './errors.ts';
 import { coreTypes, resourceType } from './resource-type.ts';
 import type { ResourceType } from './resource-type.ts';
+import type { Condition } from './conditions.ts';
 import { HttpsRestTransport } from './rest.ts';
 
 /** A live connection to the testenv apiserver as its admin. */
@@ -22,7 +23,7 @@ export async function liveCluster(): Promise<LiveCluster> {
   return { kubeConfig, client: new Client({ rest: await HttpsRestTransport.create(kubeConfig) }) };
 }
 
-/** The test CRD: `widgets.test.domain-operators.io`, namespaced, spec.size, status subresource. */
+/** The Widget test CRD: `widgets.test.domain-operators.io`, namespaced, spec.size, status subresource. */
 export const widgetType: ResourceType<Widget> = resourceType<Widget>({ group: 'test.domain-operators.io', version: 'v1', kind: 'Widget', plural: 'widgets', namespaced: true });
 
 /** A Widget custom resource. */
@@ -101,3 +102,72 @@ export async function eventually(check: () => Promise<boolean>, timeoutMs: numbe
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
+
+/** A test kind whose status has conditions (the Widget's status schema only has observedGeneration). */
+export interface Gauge extends KubernetesObject {
+  spec?: { level?: number };
+  status?: { observedGeneration?: number; level?: number; conditions?: Condition[] };
+}
+
+export const gaugeType: ResourceType<Gauge> = resourceType<Gauge>({ group: 'test.domain-operators.io', version: 'v1', kind: 'Gauge', plural: 'gauges', namespaced: true });
+
+/** OpenAPI schema of a Kubernetes Condition. */
+const conditionSchema = {
+  type: 'object',
+  required: ['type', 'status', 'reason', 'message', 'lastTransitionTime'],
+  properties: {
+    type: { type: 'string' },
+    status: { type: 'string', enum: ['True', 'False', 'Unknown'] },
+    reason: { type: 'string', pattern: '^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$' },
+    message: { type: 'string', maxLength: 32768 },
+    lastTransitionTime: { type: 'string', format: 'date-time' },
+    observedGeneration: { type: 'integer', minimum: 0 },
+  },
+};
+
+/** Installs the Gauge CRD (idempotent) and waits until it is served. */
+export async function installGaugeCrd(cluster: LiveCluster): Promise<void> {
+  try {
+    await cluster.client.create(coreTypes.customResourceDefinition, {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'gauges.test.domain-operators.io' },
+      spec: {
+        group: 'test.domain-operators.io',
+        scope: 'Namespaced',
+        names: { plural: 'gauges', singular: 'gauge', kind: 'Gauge', listKind: 'GaugeList' },
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            subresources: { status: {} },
+            schema: {
+              openAPIV3Schema: {
+                type: 'object',
+                properties: {
+                  spec: { type: 'object', properties: { level: { type: 'integer' } } },
+                  status: {
+                    type: 'object',
+                    properties: {
+                      observedGeneration: { type: 'integer' },
+                      level: { type: 'integer' },
+                      conditions: { type: 'array', items: conditionSchema },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        ],
+      },
+    });
+  } catch (err) {
+    if (!isAlreadyExists(err)) throw err;
+  }
+  await eventually(async () => {
+    await cluster.client.list(gaugeType, { namespace: 'default', limit: 1 });
+    return true;
+  }, 30_000);
+}
+
