@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import type { AclBinding } from './admin.ts';
+import {
+  desiredAclBindings,
+  desiredQuotas,
+  newFingerprintSalt,
+  passwordFingerprint,
+  planAcls,
+  planQuotas,
+  planScram,
+  principalOf,
+  scramMechanismOf,
+} from './user-plan.ts';
+
+const user = 'team-a.app';
+const me = principalOf(user);
+
+function binding(overrides: Partial<AclBinding> = {}): AclBinding {
+  return {
+    resourceType: 'topic',
+    resourceName: 'team-a.orders',
+    patternType: 'literal',
+    principal: me,
+    host: '*',
+    operation: 'Read',
+    permission: 'allow',
+    ...overrides,
+  };
+}
+
+describe('desiredAclBindings', () => {
+  it('expands operations, defaults host, permission and pattern type, names the cluster kafka-cluster', () => {
+    const bindings = desiredAclBindings(user, [
+      { resource: { type: 'topic', name: 'team-a.orders' }, operations: ['Read', 'Write'] },
+      { resource: { type: 'group', name: 'team-a.', patternType: 'prefixed' }, operations: ['Read'], host: '10.0.0.1', permission: 'deny' },
+      { resource: { type: 'cluster', name: 'ignored' }, operations: ['IdempotentWrite'] },
+    ]);
+    expect(bindings).toEqual([
+      binding(),
+      binding({ operation: 'Write' }),
+      binding({ resourceType: 'group', resourceName: 'team-a.', patternType: 'prefixed', host: '10.0.0.1', permission: 'deny' }),
+      binding({ resourceType: 'cluster', resourceName: 'kafka-cluster', operation: 'IdempotentWrite' }),
+    ]);
+  });
+  it('drops duplicates', () => {
+    const rule = { resource: { type: 'topic' as const, name: 'team-a.x' }, operations: ['Read' as const, 'Read' as const] };
+    expect(desiredAclBindings(user, [rule, rule])).toHaveLength(1);
+  });
+});
+
+describe('planAcls', () => {
+  it('creates missing and deletes extra bindings of the user', () => {
+    const desired = [binding(), binding({ operation: 'Write' })];
+    const observed = [binding(), binding({ operation: 'Describe' })];
+    expect(planAcls(user, desired, observed)).toEqual({ create: [binding({ operation: 'Write' })], delete: [binding({ operation: 'Describe' })] });
+  });
+  it('never deletes a binding of another principal, even one that looks alike', () => {
+    const other = binding({ principal: 'User:team-a.app2' });
+    const plan = planAcls(user, [], [other, binding({ principal: 'User:team-b.app' }), binding()]);
+    expect(plan.delete).toEqual([binding()]);
+  });
+  it('treats a change of host or permission as delete + create', () => {
+    const plan = planAcls(user, [binding({ permission: 'deny' })], [binding()]);
+    expect(plan).toEqual({ create: [binding({ permission: 'deny' })], delete: [binding()] });
+  });
+  it('is empty when in sync', () => {
+    expect(planAcls(user, [binding()], [binding()])).toEqual({ create: [], delete: [] });
+  });
+});
+
+describe('quotas', () => {
+  it('maps spec fields to Kafka keys', () => {
+    expect(desiredQuotas({ producerByteRate: 1024, requestPercentage: 50 })).toEqual({ producer_byte_rate: 1024, request_percentage: 50 });
+    expect(desiredQuotas(undefined)).toEqual({});
+  });
+  it('sets new and changed keys and removes dropped ones', () => {
+    expect(planQuotas({ producer_byte_rate: 2048, consumer_byte_rate: 10 }, { producer_byte_rate: 1024, controller_mutation_rate: 5 })).toEqual({
+      set: { producer_byte_rate: 2048, consumer_byte_rate: 10 },
+      remove: ['controller_mutation_rate'],
+    });
+  });
+  it('is null when in sync', () => {
+    expect(planQuotas({ producer_byte_rate: 1 }, { producer_byte_rate: 1 })).toBeNull();
+    expect(planQuotas({}, {})).toBeNull();
+  });
+});
+
+describe('SCRAM', () => {
+  const salt = 'c2FsdHNhbHRzYWx0';
+  const applied = { mechanism: 'SCRAM-SHA-512' as const, salt, fingerprint: passwordFingerprint('pw-1', salt) };
+
+  it('fingerprints deterministically per salt, without the password in it', () => {
+    const fp = passwordFingerprint('pw-1', salt);
+    expect(fp).toMatch(/^hmac-sha256:[A-Za-z0-9_-]{43}$/);
+    expect(fp).toBe(passwordFingerprint('pw-1', salt));
+    expect(fp).not.toBe(passwordFingerprint('pw-2', salt));
+    expect(fp).not.toBe(passwordFingerprint('pw-1', newFingerprintSalt()));
+    expect(fp).not.toContain('pw-1');
+  });
+  it('maps the spec type to the mechanism', () => {
+    expect(scramMechanismOf('scram-sha-512')).toBe('SCRAM-SHA-512');
+    expect(scramMechanismOf('scram-sha-256')).toBe('SCRAM-SHA-256');
+  });
+  it('applies when Kafka has no credential, even if one was recorded', () => {
+    expect(planScram('SCRAM-SHA-512', 'pw-1', [], applied)).toMatchObject({ upsert: true, delete: [] });
+  });
+  it('applies when nothing is recorded', () => {
+    expect(planScram('SCRAM-SHA-512', 'pw-1', ['SCRAM-SHA-512'], undefined).upsert).toBe(true);
+  });
+  it('does nothing when the fingerprint matches', () => {
+    expect(planScram('SCRAM-SHA-512', 'pw-1', ['SCRAM-SHA-512'], applied)).toEqual({ upsert: false, mechanism: 'SCRAM-SHA-512', delete: [], why: 'up to date' });
+  });
+  it('applies a rotated password', () => {
+    expect(planScram('SCRAM-SHA-512', 'pw-2', ['SCRAM-SHA-512'], applied)).toMatchObject({ upsert: true, why: 'the password changed' });
+  });
+  it('on a mechanism change, writes the new one and deletes only the one it applied', () => {
+    expect(planScram('SCRAM-SHA-256', 'pw-1', ['SCRAM-SHA-512', 'SCRAM-SHA-256'], applied)).toMatchObject({ upsert: true, delete: ['SCRAM-SHA-512'] });
+    const notMine = planScram('SCRAM-SHA-512', 'pw-1', ['SCRAM-SHA-512', 'SCRAM-SHA-256'], applied);
+    expect(notMine.delete).toEqual([]);
+  });
+});
