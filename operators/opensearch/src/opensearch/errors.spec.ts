@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import type { ApiResponse } from '@opensearch-project/opensearch';
+import { errors } from '@opensearch-project/opensearch';
+import { classifyError, healthError, isOpenSearchError, OpenSearchError } from './errors.ts';
+
+// The client's own error classes, built as its transport builds them from an answer.
+function response(statusCode: number, body: unknown): InstanceType<typeof errors.ResponseError> {
+  return new errors.ResponseError({ body, statusCode, headers: {}, warnings: null, meta: {} } as unknown as ApiResponse);
+}
+
+const call = { operation: 'put mapping of index team-a-logs', badRequestReason: 'MappingConflict' };
+
+describe('classifyError', () => {
+  it.each([
+    [401, 'AuthenticationFailed'],
+    [403, 'Forbidden'],
+    [404, 'NotFound'],
+    [429, 'OpenSearchUnavailable'],
+    [503, 'OpenSearchUnavailable'],
+    [409, 'OpenSearchError'],
+  ])('maps HTTP %i to a retryable %s', (status, reason) => {
+    const error = classifyError(response(status, { error: { type: 't', reason: 'r' } }), call);
+    expect(isOpenSearchError(error)).toBe(true);
+    expect(error).toMatchObject({ reason, status });
+  });
+
+  it('maps a 400 to a TerminalError with the call’s reason and OpenSearch’s own explanation', () => {
+    const error = classifyError(response(400, { error: { type: 'illegal_argument_exception', reason: 'mapper [a] cannot be changed' }, status: 400 }), call);
+    expect(error).toMatchObject({ name: 'TerminalError', reason: 'MappingConflict' });
+    expect(error.message).toBe('put mapping of index team-a-logs: illegal_argument_exception: mapper [a] cannot be changed');
+    expect(classifyError(response(400, { status: 'error', reason: 'Weak password' }), { operation: 'put user x' })).toMatchObject({ reason: 'InvalidSpec', message: 'put user x: Weak password' });
+  });
+
+  it('keeps "already exists" retryable', () => {
+    expect(classifyError(response(400, { error: { type: 'resource_already_exists_exception', reason: 'exists' } }), call)).toMatchObject({ reason: 'AlreadyExists' });
+  });
+
+  it('maps connection failures to OpenSearchUnavailable and removes credentials from URLs', () => {
+    const error = classifyError(new errors.ConnectionError('connect ECONNREFUSED https://u:secret@host:9200'), call);
+    expect(error).toMatchObject({ reason: 'OpenSearchUnavailable' });
+    expect(error.message).not.toContain('secret');
+    expect(classifyError(new errors.NoLivingConnectionsError('none', {} as ApiResponse), call)).toMatchObject({ reason: 'OpenSearchUnavailable' });
+    expect(classifyError(new errors.TimeoutError('timeout', {} as ApiResponse), call)).toMatchObject({ reason: 'OpenSearchUnavailable' });
+  });
+
+  it('passes classified errors and aborts through', () => {
+    const classified = new OpenSearchError('Forbidden', 'x');
+    expect(classifyError(classified, call)).toBe(classified);
+    const aborted = new errors.RequestAbortedError('aborted');
+    expect(classifyError(aborted, call)).toBe(aborted);
+  });
+});
+
+describe('healthError', () => {
+  it('makes red health OpenSearchUnavailable with the health in the message', () => {
+    expect(healthError('red', 'prod')).toMatchObject({ reason: 'OpenSearchUnavailable', message: expect.stringContaining('red') as unknown });
+    expect(healthError('yellow', 'prod')).toBeUndefined();
+    expect(healthError('green', 'prod')).toBeUndefined();
+  });
+});

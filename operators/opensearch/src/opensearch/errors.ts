@@ -1,0 +1,101 @@
+/**
+ * OpenSearch failures as errors carrying a CamelCase condition `reason` and a message without secrets, so a
+ * reconciler can write conditions from them. Retryable ones are {@link OpenSearchError}; what only a spec change
+ * can fix is a `TerminalError` carrying OpenSearch's own explanation.
+ */
+import { TerminalError } from '@domain-operators/reconcile';
+import { errors } from '@opensearch-project/opensearch';
+import { isRecord, stringField } from './json.ts';
+
+/** Condition reasons of retryable OpenSearch failures. */
+export type OpenSearchReason = 'OpenSearchUnavailable' | 'AuthenticationFailed' | 'Forbidden' | 'NotFound' | 'AlreadyExists' | 'OpenSearchError';
+
+/** A retryable OpenSearch failure; `reason` becomes the condition reason, `message` is safe to show. */
+export class OpenSearchError extends Error {
+  override readonly name = 'OpenSearchError';
+  readonly reason: OpenSearchReason;
+  /** HTTP status when OpenSearch answered. */
+  readonly status: number | undefined;
+
+  constructor(reason: OpenSearchReason, message: string, status?: number, options?: ErrorOptions) {
+    super(message, options);
+    this.reason = reason;
+    this.status = status;
+  }
+}
+
+/** True for an {@link OpenSearchError}, optionally of the given reason. */
+export function isOpenSearchError(err: unknown, reason?: OpenSearchReason): err is OpenSearchError {
+  return err instanceof OpenSearchError && (reason === undefined || err.reason === reason);
+}
+
+/** How to classify a failed call: what it was (for messages) and the reason a 400 of it gets. */
+export interface CallDescription {
+  /** e.g. `put mapping of index team-a-logs`. */
+  readonly operation: string;
+  /** Reason of the `TerminalError` for a 400 answer; default `InvalidSpec`. */
+  readonly badRequestReason?: string;
+}
+
+// OpenSearch error types of a 400 that are not about the spec: the target exists already, or is busy.
+const RETRYABLE_400_TYPES = new Set(['resource_already_exists_exception', 'process_cluster_event_timeout_exception']);
+
+/**
+ * Maps anything the client threw to a reasoned error:
+ * no answer (refused, reset, timeout, no living node) → `OpenSearchUnavailable`; 401 → `AuthenticationFailed`;
+ * 403 → `Forbidden`; 404 → `NotFound`; 429 and 5xx → `OpenSearchUnavailable`; 400 with
+ * `resource_already_exists_exception` → `AlreadyExists`; any other 400 → `TerminalError` with
+ * `badRequestReason` and OpenSearch's own type and reason. An aborted request rethrows the abort. Pure.
+ */
+export function classifyError(err: unknown, call: CallDescription): Error {
+  if (err instanceof OpenSearchError || err instanceof TerminalError) return err;
+  if (err instanceof errors.RequestAbortedError) return err;
+  if (err instanceof errors.ConnectionError || err instanceof errors.NoLivingConnectionsError || err instanceof errors.TimeoutError) {
+    return new OpenSearchError('OpenSearchUnavailable', `${call.operation}: OpenSearch is unreachable (${redact(err.message)})`, undefined, { cause: err });
+  }
+  if (err instanceof errors.ResponseError) {
+    const status = err.statusCode;
+    const explanation = explain(err.body);
+    const text = `${call.operation}: ${explanation === '' ? `HTTP ${status}` : explanation}`;
+    if (status === 401) return new OpenSearchError('AuthenticationFailed', `${call.operation}: OpenSearch refused the credentials (401)`, status);
+    if (status === 403) return new OpenSearchError('Forbidden', text, status);
+    if (status === 404) return new OpenSearchError('NotFound', text, status);
+    if (status === 429 || status >= 500) return new OpenSearchError('OpenSearchUnavailable', text, status);
+    if (status === 400 && RETRYABLE_400_TYPES.has(errorType(err.body))) return new OpenSearchError('AlreadyExists', text, status);
+    if (status === 400) return new TerminalError(text, call.badRequestReason ?? 'InvalidSpec');
+    return new OpenSearchError('OpenSearchError', text, status);
+  }
+  const message = err instanceof Error ? redact(err.message) : String(err);
+  return new OpenSearchError('OpenSearchError', `${call.operation}: ${message}`, undefined, { cause: err });
+}
+
+/**
+ * The error for a cluster that answers but cannot serve: `red` health means some primary shard is unassigned.
+ * Returns `undefined` for green and yellow. Pure.
+ */
+export function healthError(health: string, clusterName: string): OpenSearchError | undefined {
+  return health === 'red' ? new OpenSearchError('OpenSearchUnavailable', `cluster ${clusterName} health is red (some primary shards are unassigned)`) : undefined;
+}
+
+/** OpenSearch's own explanation in an error body: `type: reason` (REST) or the security API's `message`/`reason`. */
+function explain(body: unknown): string {
+  if (typeof body === 'string') return body.slice(0, 500);
+  if (!isRecord(body)) return '';
+  const error = body['error'];
+  if (isRecord(error)) {
+    const type = stringField(error, 'type');
+    const reason = stringField(error, 'reason');
+    return [type, reason].filter((part) => part !== undefined).join(': ');
+  }
+  if (typeof error === 'string') return error;
+  return stringField(body, 'message') ?? stringField(body, 'reason') ?? '';
+}
+
+function errorType(body: unknown): string {
+  return isRecord(body) ? (stringField(body['error'], 'type') ?? '') : '';
+}
+
+/** Removes `user:password@` from URLs in a message. */
+function redact(message: string): string {
+  return message.replace(/\/\/[^/@\s]+@/g, '//***@');
+}
