@@ -1,15 +1,46 @@
-// Wiring only. The controllers of this operator land with issue #6; until then the process validates its
-// configuration and exits non-zero, so nothing can mistake it for a working operator.
-import { loadConfig } from './config.ts';
+// Wiring only: configuration → logger → Manager → controllers → start. Exit codes as the Manager's documentation
+// says: 0 after a graceful shutdown, 1 when the manager fails (a controller failed, leadership was lost, a server
+// could not bind) or the configuration is unusable.
+import { hostname } from 'node:os';
+import { Client, clientEventSink, createLogger, errorFields, EventRecorder, HttpsRestTransport, Manager, shutdownSignal, systemClock } from '@domain-operators/reconcile';
+import { API_GROUP, loadConfig, loadKubeConfig } from './config.ts';
+import { kafkaControllers } from './controllers/setup.ts';
+import { adminRequestCounter } from './metrics.ts';
 
-try {
-  const config = loadConfig(process.argv.slice(2), process.env);
-  process.stderr.write(
-    `kafka-operator: configuration is valid (log level ${config.logLevel}, ${config.namespaces.length === 0 ? 'all namespaces' : config.namespaces.join(',')}), ` +
-      'but no controllers are implemented yet (issue #6); exiting.\n',
+async function main(): Promise<number> {
+  let config;
+  try {
+    config = loadConfig(process.argv.slice(2), process.env);
+  } catch (err) {
+    process.stderr.write(`kafka-operator: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
+  }
+  const logger = createLogger({ level: config.logLevel, name: 'kafka-operator' });
+  const kubeConfig = loadKubeConfig(process.env);
+  const client = new Client({ rest: await HttpsRestTransport.create(kubeConfig) });
+  const manager = new Manager({ kubeConfig, logger }, config);
+  const events = new EventRecorder({ sink: clientEventSink(client), log: logger }, { reportingController: `${API_GROUP}/kafka-operator`, reportingInstance: hostname() });
+  const kafka = kafkaControllers(
+    { informers: manager.informers, client, events, clock: systemClock, requestCounter: adminRequestCounter(manager.metrics.registry) },
+    { controller: manager.controllerOptions() },
   );
-  process.exitCode = 2;
-} catch (err) {
-  process.stderr.write(`kafka-operator: ${(err as Error).message}\n`);
-  process.exitCode = 1;
+  for (const controller of kafka.controllers) manager.add(controller);
+  try {
+    await manager.start(shutdownSignal({ logger }));
+    return 0;
+  } catch (err) {
+    logger.error(errorFields(err), 'kafka-operator stopped with an error');
+    return 1;
+  } finally {
+    await events.shutdown();
+    await kafka.close();
+  }
 }
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`kafka-operator: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,153 @@
+import { isTerminalError, TerminalError } from '@domain-operators/reconcile';
+import type { DeleteTarget, ExternalAdapter, ExternalContext, ExternalObservation, Recorder } from '@domain-operators/reconcile';
+import type { KafkaTopic } from '../api/v1alpha1/index.ts';
+import { planTopic } from '../kafka/topic-plan.ts';
+import type { TopicPlan } from '../kafka/topic-plan.ts';
+import type { ConnectionResolver } from './connection-resolver.ts';
+
+/** The desired topic in Kafka, names resolved: what {@link KafkaTopicAdapter} applies. */
+export interface DesiredKafkaTopic {
+  /** Name of the KafkaConnection. */
+  readonly connection: string;
+  readonly topicName: string;
+  readonly partitions: number;
+  readonly replicationFactor: number;
+  readonly config: Readonly<Record<string, string>>;
+}
+
+/** What `observe` saw: the plan that brings the topic to its spec. */
+export interface ObservedKafkaTopic {
+  readonly plan: TopicPlan;
+}
+
+/** What the status of a KafkaTopic shows about its topic in Kafka. */
+export interface TopicFacts {
+  readonly topicName: string;
+  readonly topicId: string;
+  readonly partitions: number;
+  readonly replicationFactor: number;
+  readonly replicasChange?: { readonly targetReplicas: number; readonly state: 'Ongoing'; readonly message: string };
+}
+
+/** Dependencies of a {@link KafkaTopicAdapter}. */
+export interface KafkaTopicAdapterDeps {
+  readonly resolver: ConnectionResolver;
+  readonly events: Recorder;
+}
+
+/**
+ * The {@link ExternalAdapter} of KafkaTopics: reads go through the connection's `TopicBatcher` (one Metadata and one
+ * DescribeConfigs request for up to 100 topics), creations too; the rest (partitions, configs, reassignments,
+ * deletion) are per topic. A refused plan (`PartitionDecreaseNotSupported`, `InvalidReplicationFactor`) changes
+ * nothing: `update` throws it as a `TerminalError`. What it saw of each topic is kept by resource UID until the
+ * reconciler takes it with {@link KafkaTopicAdapter.takeFacts} for the status.
+ */
+export class KafkaTopicAdapter implements ExternalAdapter<KafkaTopic, DesiredKafkaTopic, ObservedKafkaTopic> {
+  readonly #deps: KafkaTopicAdapterDeps;
+  readonly #facts = new Map<string, TopicFacts>();
+
+  /** Does no work. */
+  constructor(deps: KafkaTopicAdapterDeps) {
+    this.#deps = deps;
+  }
+
+  /** The facts recorded for the resource `uid` since the last call (`undefined` when none), and forgets them. */
+  takeFacts(uid: string): TopicFacts | undefined {
+    const facts = this.#facts.get(uid);
+    this.#facts.delete(uid);
+    return facts;
+  }
+
+  async observe(desired: DesiredKafkaTopic, context: ExternalContext<KafkaTopic>): Promise<ExternalObservation<ObservedKafkaTopic>> {
+    const clients = await this.#clients(desired, context);
+    const name = desired.topicName;
+    const [topic, configs] = await Promise.all([clients.topics.describeTopic(name), clients.topics.describeTopicConfigs(name)]);
+    if (topic === undefined || configs === undefined) return { exists: false };
+    const info = await clients.clusterInfo();
+    // Only a topic whose replica counts differ can be in a reassignment; ask Kafka only then.
+    const counts = topic.partitions.map((p) => p.replicas.length);
+    const reassigning = counts.some((n) => n !== desired.replicationFactor) && (await clients.admin.listReassignments([name])).length > 0;
+    const plan = planTopic(desired, { topic, configs, brokers: info.brokers.map((b) => b.id), reassignmentInProgress: reassigning });
+    const current = counts.length === 0 ? 0 : Math.min(...counts);
+    this.#record(context, {
+      topicName: name,
+      topicId: topic.topicId,
+      partitions: topic.partitions.length,
+      replicationFactor: current,
+      ...(reassigning && {
+        replicasChange: { targetReplicas: desired.replicationFactor, state: 'Ongoing', message: `reassigning partitions of ${name} to ${desired.replicationFactor} replicas` },
+      }),
+    });
+    if (plan.kind === 'refused') return { exists: true, upToDate: false, diff: [plan.message], observed: { plan } };
+    // A reassignment in progress is our own change under way, not a difference: the status shows it.
+    const upToDate = plan.partitionCount === undefined && plan.configOps.length === 0 && plan.reassignment.length === 0;
+    return { exists: true, upToDate, diff: plan.diff.filter((line) => !line.endsWith('reassignment in progress')), observed: { plan } };
+  }
+
+  async create(desired: DesiredKafkaTopic, context: ExternalContext<KafkaTopic>): Promise<void> {
+    const clients = await this.#clients(desired, context);
+    const created = await clients.topics.createTopic({
+      name: desired.topicName,
+      partitions: desired.partitions,
+      replicationFactor: desired.replicationFactor,
+      config: desired.config,
+    });
+    this.#record(context, { topicName: desired.topicName, topicId: created.topicId, partitions: desired.partitions, replicationFactor: desired.replicationFactor });
+  }
+
+  async update(desired: DesiredKafkaTopic, observed: ObservedKafkaTopic, context: ExternalContext<KafkaTopic>): Promise<void> {
+    const { plan } = observed;
+    if (plan.kind === 'refused') throw new TerminalError(plan.message, plan.reason);
+    const clients = await this.#clients(desired, context);
+    const name = desired.topicName;
+    if (plan.partitionCount !== undefined) await clients.admin.createPartitions(name, plan.partitionCount);
+    if (plan.configOps.length > 0) await clients.admin.alterTopicConfigs(name, plan.configOps);
+    if (plan.reassignment.length > 0) {
+      await clients.admin.reassignPartitions(name, plan.reassignment);
+      const facts = this.#facts.get(uidOf(context));
+      if (facts !== undefined) {
+        this.#facts.set(uidOf(context), {
+          ...facts,
+          replicasChange: { targetReplicas: desired.replicationFactor, state: 'Ongoing', message: `reassigning ${plan.reassignment.length} partitions of ${name} to ${desired.replicationFactor} replicas` },
+        });
+      }
+    }
+    if (plan.partitionCount !== undefined) {
+      const facts = this.#facts.get(uidOf(context));
+      if (facts !== undefined) this.#facts.set(uidOf(context), { ...facts, partitions: plan.partitionCount });
+    }
+  }
+
+  async delete(target: DeleteTarget<DesiredKafkaTopic>, context: ExternalContext<KafkaTopic>): Promise<void> {
+    const [connectionName = '', ...rest] = target.externalName.split('/');
+    const topicName = rest.join('/');
+    let clients;
+    try {
+      const connection = this.#deps.resolver.connection(connectionName);
+      clients = await this.#deps.resolver.clients(connection, context.signal);
+    } catch (err) {
+      if (!isTerminalError(err) || err.reason !== 'ConnectionNotFound') throw err;
+      // No cluster to delete from: keeping the finalizer would only leave the namespace stuck.
+      this.#deps.events.record(context.object, {
+        type: 'Warning',
+        reason: 'ConnectionGone',
+        action: 'DeleteTopic',
+        note: `KafkaConnection "${connectionName}" no longer exists; topic ${topicName} was not deleted`,
+      });
+      return;
+    }
+    await clients.admin.deleteTopic(topicName);
+  }
+
+  async #clients(desired: DesiredKafkaTopic, context: ExternalContext<KafkaTopic>) {
+    return this.#deps.resolver.clients(this.#deps.resolver.connection(desired.connection), context.signal);
+  }
+
+  #record(context: ExternalContext<KafkaTopic>, facts: TopicFacts): void {
+    this.#facts.set(uidOf(context), facts);
+  }
+}
+
+function uidOf(context: ExternalContext<KafkaTopic>): string {
+  return context.object.metadata.uid ?? '';
+}

@@ -1,0 +1,165 @@
+import { ExternalResourceReconciler, finalizerRunner, patchStatusIfChanged, Result } from '@domain-operators/reconcile';
+import type { ClaimIndex, Client, ReconcileContext, Reconciler, Recorder, Store } from '@domain-operators/reconcile';
+import { GROUP, kafkaTopics } from '../api/v1alpha1/index.ts';
+import type { KafkaTopic } from '../api/v1alpha1/index.ts';
+import { resolveKafkaName, tenancyError } from '../kafka/tenancy.ts';
+import type { ConnectionResolver } from './connection-resolver.ts';
+import { KafkaTopicAdapter } from './kafkatopic.adapter.ts';
+import type { DesiredKafkaTopic, ObservedKafkaTopic, TopicFacts } from './kafkatopic.adapter.ts';
+
+/** The finalizer the operator puts on KafkaTopics and KafkaUsers. */
+export const FINALIZER = `${GROUP}/finalizer`;
+
+/** Name of the KafkaTopic and KafkaUser store index by connection name (`byConnection` in setup.ts). */
+export const CONNECTION_INDEX = 'connection';
+
+/** Dependencies of a {@link KafkaTopicReconciler}. */
+export interface KafkaTopicReconcilerDeps {
+  readonly client: Client;
+  readonly resolver: ConnectionResolver;
+  readonly events: Recorder;
+  /** The KafkaTopic cache, with `byConnection` registered as {@link CONNECTION_INDEX}; read lazily. */
+  readonly topics: { readonly store: Store<KafkaTopic> };
+  readonly now?: () => Date;
+  readonly random?: () => number;
+}
+
+/** Options of a {@link KafkaTopicReconciler}. */
+export interface KafkaTopicReconcilerOptions {
+  /** How often a topic is compared with Kafka to revert hand-made changes (default 2 min, as Strimzi's resync). */
+  readonly driftCheckIntervalMs?: number;
+  /** How often a reassignment in progress is checked (default 5 s). */
+  readonly reassignmentPollMs?: number;
+}
+
+/**
+ * Reconciles a KafkaTopic to its topic in Kafka with the runtime's {@link ExternalResourceReconciler} (finalizer,
+ * adoption of a topic matching the spec or carrying `kafka.domain-operators.io/adopt: "true"`, `AlreadyExists` with
+ * the diff otherwise, the older of two KafkaTopics for one topic wins, drift correction with an Event, Retain or
+ * Delete on deletion) over {@link KafkaTopicAdapter}. Order per reconcile: the connection and the tenancy rule
+ * first (a refusal touches nothing in Kafka), then Kafka. Afterwards it writes the topic's own status fields
+ * (topicName, topicId, partitions, replicationFactor, replicasChange) when they changed, and polls while a
+ * replication factor change runs.
+ */
+export class KafkaTopicReconciler implements Reconciler<KafkaTopic> {
+  readonly #deps: KafkaTopicReconcilerDeps;
+  readonly #options: KafkaTopicReconcilerOptions;
+  readonly #adapter: KafkaTopicAdapter;
+  readonly #inner: ExternalResourceReconciler<KafkaTopic, DesiredKafkaTopic, ObservedKafkaTopic>;
+
+  /** Assembles the parts; no I/O. */
+  constructor(deps: KafkaTopicReconcilerDeps, options: KafkaTopicReconcilerOptions = {}) {
+    this.#deps = deps;
+    this.#options = options;
+    this.#adapter = new KafkaTopicAdapter({ resolver: deps.resolver, events: deps.events });
+    const type = kafkaTopics.type;
+    this.#inner = new ExternalResourceReconciler<KafkaTopic, DesiredKafkaTopic, ObservedKafkaTopic>(
+      {
+        adapter: this.#adapter,
+        claims: this.#claims(),
+        finalizer: finalizerRunner(FINALIZER, { client: deps.client, type, recorder: deps.events, group: GROUP }),
+        status: { patchStatus: (object, desired, now) => patchStatusIfChanged(deps.client, type, object, desired, { now }) },
+        events: deps.events,
+        ...(deps.now !== undefined && { now: deps.now }),
+        ...(deps.random !== undefined && { random: deps.random }),
+      },
+      {
+        annotationPrefix: GROUP,
+        externalName: (topic) => this.externalName(topic),
+        desired: (topic) => this.desired(topic),
+        defaultDeletionPolicy: 'Retain',
+        deletionPolicy: (topic) => topic.spec.deletionPolicy,
+        adoptExactMatch: true,
+        driftCheckIntervalMs: options.driftCheckIntervalMs ?? 120_000,
+      },
+    );
+  }
+
+  /** See the class comment. */
+  async reconcile(object: KafkaTopic, context: ReconcileContext): Promise<Result> {
+    const uid = object.metadata.uid ?? '';
+    let result: Result;
+    try {
+      result = await this.#inner.reconcile(object, context);
+    } catch (err) {
+      await this.#writeFacts(object, this.#adapter.takeFacts(uid), context);
+      throw err;
+    }
+    const facts = this.#adapter.takeFacts(uid);
+    await this.#writeFacts(object, facts, context);
+    if (facts?.replicasChange !== undefined && object.metadata.deletionTimestamp == null) {
+      const poll = this.#options.reassignmentPollMs ?? 5_000;
+      return result.kind === 'requeueAfter' && result.delayMs < poll ? result : Result.requeueAfter(poll);
+    }
+    return result;
+  }
+
+  /**
+   * `<connection>/<topic>`: the topic name after the tenancy rules (explicit `topicName` inside the prefix, or prefix
+   * + metadata.name). Throws `TerminalError` `ConnectionNotFound` or `TenancyViolation`.
+   */
+  externalName(topic: KafkaTopic): string {
+    return `${topic.spec.connectionRef.name}/${this.#topicName(topic)}`;
+  }
+
+  /** The desired topic; throws like {@link KafkaTopicReconciler.externalName}, or with the connection's reason when it does not work. */
+  desired(topic: KafkaTopic): DesiredKafkaTopic {
+    const connection = this.#deps.resolver.connection(topic.spec.connectionRef.name);
+    const topicName = this.#topicName(topic);
+    this.#deps.resolver.assertUsable(connection);
+    return {
+      connection: topic.spec.connectionRef.name,
+      topicName,
+      partitions: topic.spec.partitions,
+      replicationFactor: topic.spec.replicationFactor,
+      config: topic.spec.config ?? {},
+    };
+  }
+
+  #topicName(topic: KafkaTopic): string {
+    const connection = this.#deps.resolver.connection(topic.spec.connectionRef.name);
+    const prefix = this.#deps.resolver.prefixFor(connection, topic.metadata.namespace ?? '');
+    const resolved = resolveKafkaName('topicName', topic.spec.topicName, topic.metadata.name ?? '', prefix);
+    if (!resolved.ok) throw tenancyError(resolved.violation);
+    return resolved.value;
+  }
+
+  /** KafkaTopics of the same connection whose external name is `externalName`: at most a few, found by index. */
+  #claims(): ClaimIndex<KafkaTopic> {
+    return {
+      claimants: (externalName) => {
+        const connection = externalName.slice(0, externalName.indexOf('/'));
+        return this.#deps.topics.store.byIndex(CONNECTION_INDEX, connection).filter((topic) => {
+          try {
+            return this.externalName(topic) === externalName;
+          } catch {
+            return false;
+          }
+        });
+      },
+    };
+  }
+
+  async #writeFacts(object: KafkaTopic, facts: TopicFacts | undefined, context: ReconcileContext): Promise<void> {
+    if (facts === undefined || object.metadata.deletionTimestamp != null) return;
+    try {
+      await patchStatusIfChanged(
+        this.#deps.client,
+        kafkaTopics.type,
+        object,
+        {
+          fields: {
+            topicName: facts.topicName,
+            topicId: facts.topicId,
+            partitions: facts.partitions,
+            replicationFactor: facts.replicationFactor,
+            replicasChange: facts.replicasChange ?? null,
+          },
+        },
+        { signal: context.signal },
+      );
+    } catch (err) {
+      context.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'could not write the topic facts to status');
+    }
+  }
+}

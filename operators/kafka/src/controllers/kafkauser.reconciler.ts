@@ -1,0 +1,217 @@
+import type { V1Secret } from '@kubernetes/client-node';
+import { coreTypes, errorFields, ExternalResourceReconciler, finalizerRunner, isAlreadyExists, patchStatusIfChanged, TerminalError } from '@domain-operators/reconcile';
+import type { ClaimIndex, Client, ReconcileContext, Reconciler, Recorder, Result, Store } from '@domain-operators/reconcile';
+import { GROUP, kafkaUsers } from '../api/v1alpha1/index.ts';
+import type { KafkaConnection, KafkaUser } from '../api/v1alpha1/index.ts';
+import { checkAclRules, resolveKafkaName, tenancyError } from '../kafka/tenancy.ts';
+import type { KafkaAclRule } from '../kafka/types.ts';
+import { CLUSTER_RESOURCE_NAME, desiredAclBindings, desiredQuotas, scramMechanismOf } from '../kafka/user-plan.ts';
+import type { ConnectionResolver } from './connection-resolver.ts';
+import { credentialData, credentialsSecret, generatedSecretName, generatePassword, ownedBy } from './credentials-secret.ts';
+import { CONNECTION_INDEX, FINALIZER } from './kafkatopic.reconciler.ts';
+import { KafkaUserAdapter } from './kafkauser.adapter.ts';
+import type { DesiredKafkaUser, ObservedKafkaUser } from './kafkauser.adapter.ts';
+import type { SecretSource } from './secret-source.ts';
+import { secretValue } from './secret-source.ts';
+
+/** Dependencies of a {@link KafkaUserReconciler}. */
+export interface KafkaUserReconcilerDeps {
+  readonly client: Client;
+  readonly resolver: ConnectionResolver;
+  readonly secrets: SecretSource;
+  readonly events: Recorder;
+  /** The KafkaUser cache, with `byConnection` registered as `connection`; read lazily. */
+  readonly users: { readonly store: Store<KafkaUser> };
+  readonly now?: () => Date;
+  readonly random?: () => number;
+}
+
+/** Options of a {@link KafkaUserReconciler}. */
+export interface KafkaUserReconcilerOptions {
+  /** How often a user is compared with Kafka to revert hand-made changes of its ACLs and quotas (default 2 min). */
+  readonly driftCheckIntervalMs?: number;
+}
+
+/** Who a KafkaUser is in Kafka, after the tenancy rules. */
+interface UserIdentity {
+  readonly connection: KafkaConnection;
+  readonly username: string;
+  readonly rules: readonly KafkaAclRule[];
+}
+
+/**
+ * Reconciles a KafkaUser: its SCRAM credential (password from `passwordSecretRef`, or generated once into the Secret
+ * `<name>-kafka-credentials` owned by the KafkaUser, which also gets the username, mechanism, bootstrap servers and a
+ * JAAS line), its ACLs (principal `User:<username>` only) and its quotas, through the runtime's
+ * {@link ExternalResourceReconciler} over {@link KafkaUserAdapter}. A changed password in the Secret is applied
+ * (rotation), detected by fingerprint. Tenancy (namespace, username and ACL resources inside the prefix) is checked
+ * before anything is created, in Kubernetes or in Kafka. Users are always deleted from Kafka with their resource:
+ * an identity has no data to retain.
+ */
+export class KafkaUserReconciler implements Reconciler<KafkaUser> {
+  readonly #deps: KafkaUserReconcilerDeps;
+  readonly #adapter: KafkaUserAdapter;
+  readonly #inner: ExternalResourceReconciler<KafkaUser, DesiredKafkaUser, ObservedKafkaUser>;
+
+  /** Assembles the parts; no I/O. */
+  constructor(deps: KafkaUserReconcilerDeps, options: KafkaUserReconcilerOptions = {}) {
+    this.#deps = deps;
+    this.#adapter = new KafkaUserAdapter({ resolver: deps.resolver, events: deps.events });
+    const type = kafkaUsers.type;
+    this.#inner = new ExternalResourceReconciler<KafkaUser, DesiredKafkaUser, ObservedKafkaUser>(
+      {
+        adapter: this.#adapter,
+        claims: this.#claims(),
+        finalizer: finalizerRunner(FINALIZER, { client: deps.client, type, recorder: deps.events, group: GROUP }),
+        status: { patchStatus: (object, desired, now) => patchStatusIfChanged(deps.client, type, object, desired, { now }) },
+        events: deps.events,
+        ...(deps.now !== undefined && { now: deps.now }),
+        ...(deps.random !== undefined && { random: deps.random }),
+      },
+      {
+        annotationPrefix: GROUP,
+        externalName: (user) => this.externalName(user),
+        desired: (user) => this.desired(user),
+        defaultDeletionPolicy: 'Delete',
+        adoptExactMatch: true,
+        driftCheckIntervalMs: options.driftCheckIntervalMs ?? 120_000,
+      },
+    );
+  }
+
+  /** See the class comment. */
+  async reconcile(object: KafkaUser, context: ReconcileContext): Promise<Result> {
+    const deleting = object.metadata.deletionTimestamp != null;
+    if (!deleting) await this.#ensureGeneratedSecret(object, context);
+    const result = await this.#inner.reconcile(object, context);
+    if (deleting) this.#adapter.forget(object.metadata.uid ?? '');
+    else await this.#writeFacts(object, context);
+    return result;
+  }
+
+  /** `<connection>/<username>`; throws `TerminalError` `ConnectionNotFound` or `TenancyViolation`. */
+  externalName(user: KafkaUser): string {
+    return `${user.spec.connectionRef.name}/${this.#identity(user).username}`;
+  }
+
+  /** The desired user, password included; throws `TerminalError` for what a change must fix (tenancy, Secret). */
+  async desired(user: KafkaUser): Promise<DesiredKafkaUser> {
+    const { connection, username, rules } = this.#identity(user);
+    this.#deps.resolver.assertUsable(connection);
+    return {
+      connection: user.spec.connectionRef.name,
+      username,
+      mechanism: scramMechanismOf(user.spec.authentication.type),
+      password: await this.#password(user),
+      bindings: desiredAclBindings(username, rules),
+      quotas: desiredQuotas(user.spec.quotas),
+    };
+  }
+
+  #identity(user: KafkaUser): UserIdentity {
+    const connection = this.#deps.resolver.connection(user.spec.connectionRef.name);
+    const prefix = this.#deps.resolver.prefixFor(connection, user.metadata.namespace ?? '');
+    const username = resolveKafkaName('username', user.spec.username, user.metadata.name ?? '', prefix);
+    if (!username.ok) throw tenancyError(username.violation);
+    const rules: KafkaAclRule[] = (user.spec.acls ?? []).map((acl) => ({
+      resource: { type: acl.resource.type, name: acl.resource.name ?? CLUSTER_RESOURCE_NAME, patternType: acl.resource.patternType },
+      operations: acl.operations,
+      host: acl.host,
+      permission: acl.permission,
+    }));
+    const checked = checkAclRules(rules, prefix);
+    if (!checked.ok) throw tenancyError(checked.violation);
+    return { connection, username: username.value, rules };
+  }
+
+  async #password(user: KafkaUser): Promise<string> {
+    const namespace = user.metadata.namespace ?? '';
+    const ref = user.spec.authentication.passwordSecretRef;
+    const name = ref?.name ?? generatedSecretName(user);
+    const key = ref?.key ?? 'password';
+    const secret = await this.#deps.secrets.get(namespace, name);
+    if (secret === undefined) {
+      if (ref === undefined) throw new Error(`the generated Secret ${namespace}/${name} is not there yet`);
+      throw new TerminalError(`Secret ${namespace}/${name} named by authentication.passwordSecretRef does not exist`, 'SecretNotFound');
+    }
+    if (ref === undefined && !ownedBy(secret, user.metadata.uid ?? '')) {
+      throw new TerminalError(`Secret ${namespace}/${name} exists and does not belong to this KafkaUser; set authentication.passwordSecretRef to use it`, 'SecretConflict');
+    }
+    const password = secretValue(secret, key);
+    if (password === undefined || password === '') throw new TerminalError(`Secret ${namespace}/${name} has no key "${key}" (or it is empty)`, 'InvalidSecret');
+    return password;
+  }
+
+  /**
+   * Creates `<name>-kafka-credentials` with a new password when the user has no `passwordSecretRef`, or brings its
+   * other keys (username, mechanism, bootstrap servers, JAAS line) in line with the password it holds. Does nothing
+   * while the identity cannot be resolved (the inner reconcile reports why) or when the Secret belongs to someone else.
+   */
+  async #ensureGeneratedSecret(user: KafkaUser, context: ReconcileContext): Promise<void> {
+    if (user.spec.authentication.passwordSecretRef !== undefined) return;
+    let identity: UserIdentity;
+    try {
+      identity = this.#identity(user);
+    } catch (err) {
+      context.log.debug(errorFields(err), 'not generating credentials: the user cannot be resolved');
+      return;
+    }
+    const namespace = user.metadata.namespace ?? '';
+    const name = generatedSecretName(user);
+    const values = {
+      username: identity.username,
+      mechanism: scramMechanismOf(user.spec.authentication.type),
+      bootstrapServers: identity.connection.spec.bootstrapServers,
+    };
+    const existing = await this.#deps.secrets.get(namespace, name, context.signal);
+    if (existing === undefined) {
+      try {
+        await this.#deps.client.create(coreTypes.secret, credentialsSecret(user, { ...values, password: generatePassword() }), { signal: context.signal });
+        context.log.info({ secret: name }, 'generated the credentials Secret');
+        return;
+      } catch (err) {
+        if (!isAlreadyExists(err)) throw err;
+        return; // created meanwhile; the next reconcile reads it
+      }
+    }
+    if (!ownedBy(existing, user.metadata.uid ?? '')) return;
+    const password = secretValue(existing, 'password');
+    if (password === undefined || password === '') return;
+    const data = credentialData({ ...values, password });
+    const stale = Object.entries(data).some(([key, value]) => secretValue(existing, key) !== value);
+    if (stale) {
+      await this.#deps.client.patch(coreTypes.secret, { namespace, name }, { type: 'merge', body: { stringData: data } satisfies Partial<V1Secret> }, { signal: context.signal });
+    }
+  }
+
+  async #writeFacts(user: KafkaUser, context: ReconcileContext): Promise<void> {
+    let username: string;
+    try {
+      username = this.#identity(user).username;
+    } catch {
+      return;
+    }
+    const credential = this.#adapter.applied(user);
+    const secretName = user.spec.authentication.passwordSecretRef?.name ?? generatedSecretName(user);
+    try {
+      await patchStatusIfChanged(this.#deps.client, kafkaUsers.type, user, { fields: { username, secretName, ...(credential !== undefined && { credential }) } }, { signal: context.signal });
+    } catch (err) {
+      context.log.warn(errorFields(err), 'could not write the user facts to status');
+    }
+  }
+
+  #claims(): ClaimIndex<KafkaUser> {
+    return {
+      claimants: (externalName) => {
+        const connection = externalName.slice(0, externalName.indexOf('/'));
+        return this.#deps.users.store.byIndex(CONNECTION_INDEX, connection).filter((user) => {
+          try {
+            return this.externalName(user) === externalName;
+          } catch {
+            return false;
+          }
+        });
+      },
+    };
+  }
+}
