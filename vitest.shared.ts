@@ -42,3 +42,34 @@ export function projectVitestConfig(options: ProjectVitestOptions = {}): ViteUse
     },
   });
 }
+
+/** Options for {@link e2eVitestConfig}. */
+export interface E2eVitestOptions {
+  /** Global setup files, typically one that brings up the testenv components the suite needs and builds the operator. */
+  readonly globalSetup?: readonly string[];
+}
+
+/**
+ * The vitest configuration of an `e2e/<area>` project: one `e2e` project (`src/**\/*.e2e.spec.ts`) whose files run
+ * one at a time (they share one environment and start operator processes) with long timeouts. Nx's `e2e` target
+ * picks it with `--project e2e`.
+ */
+export function e2eVitestConfig(options: E2eVitestOptions = {}): ViteUserConfig {
+  return defineConfig({
+    test: {
+      projects: [
+        {
+          test: {
+            name: 'e2e',
+            include: ['src/**/*.e2e.spec.ts'],
+            environment: 'node',
+            globalSetup: [...(options.globalSetup ?? [])],
+            fileParallelism: false,
+            testTimeout: 600_000,
+            hookTimeout: 900_000,
+          },
+        },
+      ],
+    },
+  });
+}

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs everything the project needs on a fresh machine. Idempotent; safe to run again.
 #   - Debian packages: redis-server (testenv's standalone Redis and the pod runner), openssl (test PKI).
+#   - helm (chart validation and the e2e harness), built with `go install` into the shared build cache.
 #   - npm packages, including the pinned Node 24 binary that npm scripts use (package.json "node" dependency).
 # Go modules and Maven jars are fetched and cached by `npm run testenv -- up` on first use
 # (under ~/.cache/domain-operators, ~/go/pkg/mod and ~/.m2).
@@ -24,8 +25,23 @@ for tool in go java mvn; do
   command -v "$tool" >/dev/null 2>&1 || { echo "setup: '$tool' is required (see README: Requirements)" >&2; exit 1; }
 done
 
+# Helm, built from the Go module proxy (no binary downloads), stamped as the release Makefile does: its version and
+# the Kubernetes version of its client-go (1.37), which `helm template`/`helm lint` report as the cluster version.
+helm_version=v3.22.0
+cache_dir="${DOMAIN_OPERATORS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/domain-operators}"
+helm_bin="$cache_dir/bin/helm"
+if [ ! -x "$helm_bin" ] || ! "$helm_bin" version --template '{{.Version}}' 2>/dev/null | grep -qx "$helm_version"; then
+  echo "setup: building helm $helm_version from the Go module proxy into $helm_bin (a few minutes on a cold cache)"
+  mkdir -p "$cache_dir/bin"
+  GOBIN="$cache_dir/bin" GOFLAGS=-mod=mod CGO_ENABLED=0 go install -trimpath -ldflags "-s -w \
+    -X helm.sh/helm/v3/internal/version.version=$helm_version -X helm.sh/helm/v3/internal/version.metadata= \
+    -X helm.sh/helm/v3/pkg/chartutil.k8sVersionMajor=1 -X helm.sh/helm/v3/pkg/chartutil.k8sVersionMinor=37 \
+    -X helm.sh/helm/v3/pkg/lint/rules.k8sVersionMajor=1 -X helm.sh/helm/v3/pkg/lint/rules.k8sVersionMinor=37" \
+    "helm.sh/helm/v3/cmd/helm@$helm_version"
+fi
+
 if [ ! -x node_modules/.bin/node ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "setup: npm ci"
   npm ci --no-audit --no-fund --loglevel=error
 fi
-echo "setup: node $(node_modules/.bin/node --version), go $(go env GOVERSION), $(java -version 2>&1 | head -1)"
+echo "setup: node $(node_modules/.bin/node --version), go $(go env GOVERSION), helm $("$helm_bin" version --template '{{.Version}}'), $(java -version 2>&1 | head -1)"

@@ -216,13 +216,23 @@ function lineDiff(before: string, after: string): string {
 
 // Run as a script only when this very file is the entry point: bundled into an operator's main.js (where
 // import.meta.main is true for the bundle), the file name differs and nothing runs.
+// No top-level await: the module read by --module usually imports this package's index, which imports this file
+// again; awaiting here would deadlock that import cycle ("unsettled top-level await").
 if (import.meta.main && basename(import.meta.filename) === 'crd-writer.ts') {
-  process.exitCode = await runCrdWriter(process.argv.slice(2), {
+  void runCrdWriter(process.argv.slice(2), {
     stdout: (line) => {
       process.stdout.write(`${line}\n`);
     },
     stderr: (line) => {
       process.stderr.write(`${line}\n`);
     },
-  });
+  }).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (err: unknown) => {
+      process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+      process.exitCode = 1;
+    },
+  );
 }

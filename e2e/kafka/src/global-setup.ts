@@ -1,0 +1,8 @@
+// Once per e2e run: the testenv components this suite needs (the apiserver and Kafka) are up, and the kafka operator
+// bundle is built.
+import { prepareE2eRun } from '@domain-operators/e2e-harness';
+
+/** Vitest global setup. */
+export default async function setup(): Promise<void> {
+  await prepareE2eRun({ system: 'kafka', components: ['kafka'] });
+}

@@ -1,0 +1,22 @@
+import { ensureTestEnv } from '@domain-operators/testenv';
+import type { ComponentName } from '@domain-operators/testenv';
+import { buildOperator } from './bundle.ts';
+import type { OperatorSystem } from './system.ts';
+
+/** Options for {@link prepareE2eRun}. */
+export interface PrepareE2eOptions {
+  readonly system: OperatorSystem;
+  /** testenv components the suite needs besides the apiserver, e.g. `['kafka']`. */
+  readonly components?: readonly ComponentName[];
+}
+
+/**
+ * For an e2e project's vitest global setup: brings up (or reuses) the testenv components the suite needs, unless
+ * `$E2E_KUBECONFIG` names an existing cluster, and builds the operator bundle once for the whole run.
+ */
+export async function prepareE2eRun(options: PrepareE2eOptions, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  if (env['E2E_KUBECONFIG'] === undefined || env['E2E_KUBECONFIG'] === '') {
+    await ensureTestEnv(['apiserver', ...(options.components ?? [])]);
+  }
+  await buildOperator(options.system);
+}

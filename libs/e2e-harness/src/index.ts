@@ -1,0 +1,25 @@
+/**
+ * `@domain-operators/e2e-harness`: runs an operator the way e2e suites need it (a local process authenticated as
+ * its Helm chart's ServiceAccount, against the real test environment) and the helpers those suites share.
+ * This file is the package's whole public API.
+ */
+export { OPERATOR_SYSTEMS, operatorLayout } from './system.ts';
+export type { OperatorLayout, OperatorSystem } from './system.ts';
+export { helm, helmPath, helmTemplate, helmTemplateArgs } from './helm.ts';
+export type { HelmResult, HelmTemplateOptions } from './helm.ts';
+export { INSTALLED_KINDS, installableObjects, localOperatorArgs, operatorContainer, parseManifests, singleOfKind, typeOfManifest } from './manifests.ts';
+export type { LocalEndpoints } from './manifests.ts';
+export { clusterEndpoint, renderTokenKubeconfig, requestServiceAccountToken } from './kubeconfig.ts';
+export type { TokenKubeconfigInput, TokenRequestOptions } from './kubeconfig.ts';
+export { buildOperator } from './bundle.ts';
+export { HARNESS_FIELD_MANAGER, installChartForProcess, uninstallChartForProcess } from './install.ts';
+export type { ChartInstallation, InstallChartOptions } from './install.ts';
+export { adminClient, adminConnection, deleteNamespace, freshNamespace, randomSuffix } from './cluster.ts';
+export type { AdminConnection } from './cluster.ts';
+export { describeConditions, eventually, hasCondition, waitForCondition } from './wait.ts';
+export type { EventuallyOptions, ObjectWithConditions } from './wait.ts';
+export { freePort } from './ports.ts';
+export { OperatorStartError, startOperator } from './operator-process.ts';
+export type { OperatorProcess, ProbeAnswer, ProcessExit, StartOperatorOptions } from './operator-process.ts';
+export { prepareE2eRun } from './global-setup.ts';
+export type { PrepareE2eOptions } from './global-setup.ts';
