@@ -1,15 +1,35 @@
-// Wiring only. The controllers of this operator land with issue #7; until then the process validates its
-// configuration and exits non-zero, so nothing can mistake it for a working operator.
-import { loadConfig } from './config.ts';
+// Wiring only: configuration → logger → manager → controllers → start, until SIGTERM/SIGINT.
+import { hostname } from 'node:os';
+import { KubeConfig } from '@kubernetes/client-node';
+import { Client, clientEventSink, createLogger, EventRecorder, HttpsRestTransport, Manager, shutdownSignal, systemClock } from '@domain-operators/reconcile';
+import { API_GROUP, loadConfig } from './config.ts';
+import { openSearchControllers } from './controllers/index.ts';
 
-try {
+async function main(): Promise<void> {
   const config = loadConfig(process.argv.slice(2), process.env);
-  process.stderr.write(
-    `opensearch-operator: configuration is valid (log level ${config.logLevel}, ${config.namespaces.length === 0 ? 'all namespaces' : config.namespaces.join(',')}), ` +
-      'but no controllers are implemented yet (issue #7); exiting.\n',
+  const logger = createLogger({ level: config.logLevel, name: 'opensearch-operator' });
+  const kubeConfig = new KubeConfig();
+  kubeConfig.loadFromDefault();
+  const manager = new Manager({ kubeConfig, logger }, config);
+  const client = new Client({ rest: await HttpsRestTransport.create(kubeConfig) });
+  const events = new EventRecorder({ sink: clientEventSink(client), log: logger }, { reportingController: `${API_GROUP}/opensearch-operator`, reportingInstance: hostname().slice(0, 128) });
+  const { controllers, registry } = openSearchControllers(
+    { informers: manager.informers, client, events, controllerOptions: manager.controllerOptions(), clock: systemClock, log: logger },
+    { registry: { requestTimeoutMs: config.opensearch.requestTimeoutMs } },
   );
-  process.exitCode = 2;
-} catch (err) {
-  process.stderr.write(`opensearch-operator: ${(err as Error).message}\n`);
-  process.exitCode = 1;
+  for (const controller of controllers) manager.add(controller);
+  try {
+    await manager.start(shutdownSignal({ logger }));
+  } finally {
+    await events.shutdown();
+    await registry.close();
+  }
 }
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    process.stderr.write(`opensearch-operator: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,124 @@
+/**
+ * Schema parts shared by the kinds of `opensearch.domain-operators.io/v1alpha1`: references, settings, aliases,
+ * template bodies and the status every managed kind carries. Each part has a description, so `kubectl explain`
+ * shows one on every field.
+ */
+import { immutable } from '@domain-operators/reconcile';
+import type { ValidationRule } from '@domain-operators/reconcile';
+import { Type } from '@sinclair/typebox';
+import type { TUnsafe } from '@sinclair/typebox';
+import { API_GROUP } from '../../config.ts';
+import type { JsonObject } from '../../opensearch/json.ts';
+
+/** The API group and version every kind of this operator is served at. */
+export const GROUP = API_GROUP;
+/** The one served and stored version. */
+export const VERSION = 'v1alpha1';
+/** The `kubectl get opensearch` category of every kind. */
+export const CATEGORIES: readonly string[] = ['opensearch'];
+
+/** A free-form JSON object (mappings, filters, `_meta`), kept as it is by the apiserver. */
+export function jsonObject(description: string): TUnsafe<JsonObject> {
+  return Type.Unsafe<JsonObject>(Type.Record(Type.String(), Type.Unknown(), { description }));
+}
+
+/**
+ * The CEL rule on a spec that makes an optional name field immutable: it may not be added, removed or changed after
+ * creation (a field-level `self == oldSelf` rule would still let it be added or removed).
+ */
+export function immutableOptional(field: string): ValidationRule {
+  return {
+    rule: `has(self.${field}) == has(oldSelf.${field}) && (!has(self.${field}) || self.${field} == oldSelf.${field})`,
+    message: `${field} is immutable`,
+    fieldPath: `.${field}`,
+  };
+}
+
+/** `spec.connectionRef`: the cluster-scoped `OpenSearchConnection` to use; immutable. */
+export const ConnectionRef = Type.Object(
+  { name: Type.String({ description: 'The name of the OpenSearchConnection (cluster-scoped).', minLength: 1, maxLength: 253 }) },
+  { description: 'The OpenSearchConnection this resource uses. Immutable.', 'x-kubernetes-validations': [immutable('connectionRef is immutable')] },
+);
+
+/** `settings` of an index (and of a template's `template`). */
+export const IndexSettings = Type.Object(
+  {
+    numberOfShards: Type.Optional(
+      Type.Integer({
+        description: 'index.number_of_shards: the number of primary shards. Fixed once the index exists.',
+        minimum: 1,
+        maximum: 1024,
+        'x-kubernetes-validations': [immutable('numberOfShards is fixed once the index exists')],
+      }),
+    ),
+    numberOfReplicas: Type.Optional(Type.Integer({ description: 'index.number_of_replicas: replicas of each primary shard.', minimum: 0, maximum: 100 })),
+    refreshInterval: Type.Optional(
+      Type.String({ description: 'index.refresh_interval, e.g. "1s", "30s", or "-1" to disable refreshes.', pattern: '^(-1|[0-9]+(ms|s|m|h|d|nanos|micros))$' }),
+    ),
+    index: Type.Optional(
+      Type.Unsafe<JsonObject>(
+        Type.Record(Type.String(), Type.Unknown(), {
+          description:
+            'Any other index setting, keyed with or without the "index." prefix, flat ("blocks.write") or nested. Only the settings named here are managed.',
+        }),
+      ),
+    ),
+  },
+  { description: 'Index settings. Only the settings named here are compared and updated.' },
+);
+
+/** One alias of an index or template. */
+export const AliasSpec = Type.Object(
+  {
+    filter: Type.Optional(jsonObject('A query that limits the documents the alias sees.')),
+    routing: Type.Optional(Type.String({ description: 'Routing value for both indexing and search through the alias.', minLength: 1 })),
+    isWriteIndex: Type.Optional(Type.Boolean({ description: 'Whether this index is the write index of the alias.' })),
+  },
+  { description: 'An alias definition.' },
+);
+
+/** The `template` part of an index or component template. */
+export const TemplateContent = Type.Object(
+  {
+    settings: Type.Optional(IndexSettings),
+    mappings: Type.Optional(jsonObject('Mappings given to matching indices, as OpenSearch takes them (properties, dynamic, _meta, …).')),
+    aliases: Type.Optional(Type.Record(Type.String(), AliasSpec, { description: 'Aliases given to matching indices; "{index}" in a name is the index name.' })),
+  },
+  { description: 'What an index created from this template gets: settings, mappings and aliases.' },
+);
+
+/** `status.conditions[]`: Kubernetes' standard condition. */
+export const ConditionSchema = Type.Object(
+  {
+    type: Type.String({ description: 'The condition type, e.g. Ready or Synced.' }),
+    status: Type.Union([Type.Literal('True'), Type.Literal('False'), Type.Literal('Unknown')], { description: 'True, False or Unknown.' }),
+    reason: Type.String({ description: 'A CamelCase reason for the last transition, e.g. OpenSearchUnavailable.' }),
+    message: Type.String({ description: 'Human-readable details (never secrets).' }),
+    lastTransitionTime: Type.String({ description: 'When the status last changed.', format: 'date-time' }),
+    observedGeneration: Type.Optional(Type.Integer({ description: 'The metadata.generation this condition describes.', minimum: 0 })),
+  },
+  { description: 'One aspect of the observed state.' },
+);
+
+/** The status fields every kind managed through `ExternalResourceReconciler` carries. */
+export const managedStatusFields = {
+  observedGeneration: Type.Optional(Type.Integer({ description: 'The metadata.generation the status describes.' })),
+  conditions: Type.Optional(
+    Type.Array(ConditionSchema, {
+      description: 'Ready (the object exists in OpenSearch as specified) and Synced (the last reconcile succeeded), with reasons.',
+      'x-kubernetes-list-type': 'map',
+      'x-kubernetes-list-map-keys': ['type'],
+    }),
+  ),
+  externalName: Type.Optional(Type.String({ description: 'The object this resource manages: <connection>/<name in OpenSearch>.' })),
+  ownership: Type.Optional(
+    Type.Union([Type.Literal('CreatePending'), Type.Literal('Created'), Type.Literal('Adopted')], {
+      description: 'Whether this resource created (or adopted) its object; absent means it manages nothing yet.',
+    }),
+  ),
+};
+
+/** The `Ready` printer column. */
+export const READY_COLUMN = { name: 'Ready', type: 'string', jsonPath: '.status.conditions[?(@.type=="Ready")].status' } as const;
+/** The `Reason` printer column (wide output). */
+export const REASON_COLUMN = { name: 'Reason', type: 'string', priority: 1, jsonPath: '.status.conditions[?(@.type=="Synced")].reason' } as const;

@@ -1,0 +1,32 @@
+/**
+ * The kinds of `opensearch.domain-operators.io/v1alpha1`. `customResources` is what the CRD writer renders into
+ * `charts/opensearch-operator/crds/`. OpenSearchISMPolicy is left out: ISM does not run in testenv (ADR 0011).
+ */
+import type { CustomResourceKind } from '@domain-operators/reconcile';
+import { openSearchComponentTemplates } from './opensearch-component-template.ts';
+import { openSearchConnections } from './opensearch-connection.ts';
+import { openSearchIndexTemplates } from './opensearch-index-template.ts';
+import { openSearchIndices } from './opensearch-index.ts';
+import { openSearchRoleBindings } from './opensearch-role-binding.ts';
+import { openSearchRoles } from './opensearch-role.ts';
+import { openSearchUsers } from './opensearch-user.ts';
+
+export { openSearchComponentTemplates, openSearchConnections, openSearchIndexTemplates, openSearchIndices, openSearchRoleBindings, openSearchRoles, openSearchUsers };
+export type { OpenSearchComponentTemplate, OpenSearchComponentTemplateStatus } from './opensearch-component-template.ts';
+export type { OpenSearchConnection, OpenSearchConnectionStatus } from './opensearch-connection.ts';
+export type { OpenSearchIndexTemplate, OpenSearchIndexTemplateStatus } from './opensearch-index-template.ts';
+export type { OpenSearchIndex, OpenSearchIndexStatus } from './opensearch-index.ts';
+export type { OpenSearchRoleBinding, OpenSearchRoleBindingStatus } from './opensearch-role-binding.ts';
+export type { OpenSearchRole, OpenSearchRoleStatus } from './opensearch-role.ts';
+export type { OpenSearchUser, OpenSearchUserStatus } from './opensearch-user.ts';
+
+/** Every kind of this operator, in the order the CRD writer renders them. */
+export const customResources: readonly CustomResourceKind[] = [
+  openSearchConnections,
+  openSearchIndices,
+  openSearchIndexTemplates,
+  openSearchComponentTemplates,
+  openSearchRoles,
+  openSearchRoleBindings,
+  openSearchUsers,
+];

@@ -1,0 +1,63 @@
+/**
+ * Every controller of the OpenSearch operator, built over one informer cache, one Kubernetes client, one Event
+ * recorder and one {@link ConnectionRegistry} (one OpenSearch client per connection).
+ */
+import type { Clock, Client, ControllerOptions, InformerSource, Logger, Recorder, Runnable } from '@domain-operators/reconcile';
+import { coreTypes } from '@domain-operators/reconcile';
+import { openSearchConnections } from '../api/v1alpha1/index.ts';
+import { ConnectionRegistry } from './connection-registry.ts';
+import type { ConnectionRegistryOptions } from './connection-registry.ts';
+import { componentTemplateController } from './opensearchcomponenttemplate.reconciler.ts';
+import { connectionController } from './opensearchconnection.reconciler.ts';
+import type { ConnectionReconcilerOptions } from './opensearchconnection.reconciler.ts';
+import { indexController } from './opensearchindex.reconciler.ts';
+import { indexTemplateController } from './opensearchindextemplate.reconciler.ts';
+import { roleBindingController } from './opensearchrolebinding.reconciler.ts';
+import { roleController } from './opensearchrole.reconciler.ts';
+import { userController } from './opensearchuser.reconciler.ts';
+
+/** What {@link openSearchControllers} needs from the process. */
+export interface OpenSearchControllersDeps {
+  readonly informers: InformerSource;
+  readonly client: Client;
+  readonly events: Recorder;
+  readonly controllerOptions: ControllerOptions;
+  readonly clock: Clock;
+  readonly log: Logger;
+}
+
+/** Options of {@link openSearchControllers}. */
+export interface OpenSearchControllersOptions {
+  readonly registry?: ConnectionRegistryOptions;
+  readonly connection?: ConnectionReconcilerOptions;
+}
+
+/**
+ * Builds every controller (registering their informers, starting nothing) and the registry they share. Close the
+ * registry after the manager has stopped.
+ */
+export function openSearchControllers(
+  deps: OpenSearchControllersDeps,
+  options: OpenSearchControllersOptions = {},
+): { readonly controllers: readonly Runnable[]; readonly registry: ConnectionRegistry } {
+  const registry = new ConnectionRegistry(
+    {
+      connections: deps.informers.informerFor(openSearchConnections.type),
+      secrets: deps.informers.informerFor(coreTypes.secret),
+      namespaces: deps.informers.informerFor(coreTypes.namespace),
+      log: deps.log,
+    },
+    options.registry,
+  );
+  const shared = { ...deps, connections: registry };
+  const controllers: readonly Runnable[] = [
+    connectionController(shared, options.connection),
+    indexController(shared),
+    indexTemplateController(shared),
+    componentTemplateController(shared),
+    roleController(shared),
+    roleBindingController(shared),
+    userController(shared),
+  ];
+  return { controllers, registry };
+}

@@ -1,0 +1,74 @@
+/**
+ * `OpenSearchComponentTemplate` → one component template, owned whole. Tenancy first: the name and every alias
+ * must be inside the namespace's prefix (a component template shapes only indices an index template matches,
+ * whose patterns are checked there).
+ */
+import type { Controller, DeleteTarget, ExternalAdapter, ExternalContext, ExternalObservation } from '@domain-operators/reconcile';
+import type { OpenSearchComponentTemplate } from '../api/v1alpha1/index.ts';
+import { openSearchComponentTemplates } from '../api/v1alpha1/index.ts';
+import type { JsonObject } from '../opensearch/json.ts';
+import type { ComponentTemplateWire } from '../opensearch/template-plan.ts';
+import { componentTemplateWire, diffComponentTemplate } from '../opensearch/template-plan.ts';
+import { checkComponentTemplate, tenancyError } from '../opensearch/tenancy.ts';
+import type { Connections } from './connection-registry.ts';
+import type { ManagedControllerDeps } from './managed-controller.ts';
+import { managedController } from './managed-controller.ts';
+import type { TemplateDesired } from './opensearchindextemplate.reconciler.ts';
+import { externalNameOf, parseExternalName, scopeOf } from './scope.ts';
+import { StatusFields } from './status-fields.ts';
+
+/** The desired component template of a resource; throws `TenancyViolation` for aliases outside the prefix. */
+export function componentTemplateDesired(connections: Connections, object: OpenSearchComponentTemplate): TemplateDesired<ComponentTemplateWire> {
+  const scope = scopeOf(connections, object, 'component template', object.spec.templateName);
+  const violation = checkComponentTemplate(scope.tenancy, object.spec);
+  if (violation !== undefined) throw tenancyError(violation);
+  return { connection: scope.connection, name: scope.name, body: componentTemplateWire(object.spec) };
+}
+
+/** The {@link ExternalAdapter} of component templates. */
+export class ComponentTemplateAdapter implements ExternalAdapter<OpenSearchComponentTemplate, TemplateDesired<ComponentTemplateWire>, JsonObject> {
+  readonly #deps: { readonly connections: Connections; readonly status: StatusFields<OpenSearchComponentTemplate> };
+
+  constructor(deps: { readonly connections: Connections; readonly status: StatusFields<OpenSearchComponentTemplate> }) {
+    this.#deps = deps;
+  }
+
+  async observe(desired: TemplateDesired<ComponentTemplateWire>, context: ExternalContext<OpenSearchComponentTemplate>): Promise<ExternalObservation<JsonObject>> {
+    const observed = await this.#deps.connections.api(desired.connection).getComponentTemplate(desired.name, { signal: context.signal });
+    if (observed === undefined) return { exists: false };
+    await this.#deps.status.write(context.object, { templateName: desired.name }, context.signal);
+    const diff = diffComponentTemplate(desired.body, observed);
+    return { exists: true, upToDate: diff.length === 0, diff, observed };
+  }
+
+  async create(desired: TemplateDesired<ComponentTemplateWire>, context: ExternalContext<OpenSearchComponentTemplate>): Promise<void> {
+    await this.#deps.connections.api(desired.connection).putComponentTemplate(desired.name, desired.body, { signal: context.signal });
+    await this.#deps.status.write(context.object, { templateName: desired.name }, context.signal);
+  }
+
+  async update(desired: TemplateDesired<ComponentTemplateWire>, _observed: JsonObject, context: ExternalContext<OpenSearchComponentTemplate>): Promise<void> {
+    await this.create(desired, context);
+  }
+
+  async delete(target: DeleteTarget<TemplateDesired<ComponentTemplateWire>>, context: ExternalContext<OpenSearchComponentTemplate>): Promise<void> {
+    const { connection, name } = parseExternalName(target.externalName);
+    await this.#deps.connections.api(connection).deleteComponentTemplate(name, { signal: context.signal });
+  }
+}
+
+/** Builds the `OpenSearchComponentTemplate` controller (deletionPolicy Delete by default). */
+export function componentTemplateController(deps: ManagedControllerDeps & { readonly connections: Connections }): Controller<OpenSearchComponentTemplate> {
+  const status = new StatusFields({ client: deps.client, type: openSearchComponentTemplates.type });
+  return managedController(deps, {
+    name: 'opensearchcomponenttemplate',
+    type: openSearchComponentTemplates.type,
+    finalizer: 'component-template',
+    adapter: new ComponentTemplateAdapter({ connections: deps.connections, status }),
+    externalName: (object) => externalNameOf(scopeOf(deps.connections, object, 'component template', object.spec.templateName)),
+    desired: (object) => componentTemplateDesired(deps.connections, object),
+    connectionOf: (object) => object.spec.connectionRef.name,
+    defaultDeletionPolicy: 'Delete',
+    deletionPolicy: (object) => object.spec.deletionPolicy,
+    statusFields: status,
+  });
+}

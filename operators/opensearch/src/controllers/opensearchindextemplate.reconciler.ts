@@ -1,0 +1,79 @@
+/**
+ * `OpenSearchIndexTemplate` → one composable index template, owned whole (an update puts the full body). Tenancy
+ * first: the name, every index pattern and every alias must be inside the namespace's prefix.
+ */
+import type { Controller, DeleteTarget, ExternalAdapter, ExternalContext, ExternalObservation } from '@domain-operators/reconcile';
+import type { OpenSearchIndexTemplate } from '../api/v1alpha1/index.ts';
+import { openSearchIndexTemplates } from '../api/v1alpha1/index.ts';
+import type { JsonObject } from '../opensearch/json.ts';
+import type { IndexTemplateWire } from '../opensearch/template-plan.ts';
+import { diffIndexTemplate, indexTemplateWire } from '../opensearch/template-plan.ts';
+import { checkIndexTemplate, tenancyError } from '../opensearch/tenancy.ts';
+import type { Connections } from './connection-registry.ts';
+import type { ManagedControllerDeps } from './managed-controller.ts';
+import { managedController } from './managed-controller.ts';
+import { externalNameOf, parseExternalName, scopeOf } from './scope.ts';
+import { StatusFields } from './status-fields.ts';
+
+/** The desired template: where, its name, its request body. */
+export interface TemplateDesired<W> {
+  readonly connection: string;
+  readonly name: string;
+  readonly body: W;
+}
+
+/** The desired index template of a resource; throws `TenancyViolation` for patterns or aliases outside the prefix. */
+export function indexTemplateDesired(connections: Connections, object: OpenSearchIndexTemplate): TemplateDesired<IndexTemplateWire> {
+  const scope = scopeOf(connections, object, 'index template', object.spec.templateName);
+  const violation = checkIndexTemplate(scope.tenancy, object.spec);
+  if (violation !== undefined) throw tenancyError(violation);
+  return { connection: scope.connection, name: scope.name, body: indexTemplateWire(object.spec) };
+}
+
+/** The {@link ExternalAdapter} of index templates. */
+export class IndexTemplateAdapter implements ExternalAdapter<OpenSearchIndexTemplate, TemplateDesired<IndexTemplateWire>, JsonObject> {
+  readonly #deps: { readonly connections: Connections; readonly status: StatusFields<OpenSearchIndexTemplate> };
+
+  constructor(deps: { readonly connections: Connections; readonly status: StatusFields<OpenSearchIndexTemplate> }) {
+    this.#deps = deps;
+  }
+
+  async observe(desired: TemplateDesired<IndexTemplateWire>, context: ExternalContext<OpenSearchIndexTemplate>): Promise<ExternalObservation<JsonObject>> {
+    const observed = await this.#deps.connections.api(desired.connection).getIndexTemplate(desired.name, { signal: context.signal });
+    if (observed === undefined) return { exists: false };
+    await this.#deps.status.write(context.object, { templateName: desired.name }, context.signal);
+    const diff = diffIndexTemplate(desired.body, observed);
+    return { exists: true, upToDate: diff.length === 0, diff, observed };
+  }
+
+  async create(desired: TemplateDesired<IndexTemplateWire>, context: ExternalContext<OpenSearchIndexTemplate>): Promise<void> {
+    await this.#deps.connections.api(desired.connection).putIndexTemplate(desired.name, desired.body, { signal: context.signal });
+    await this.#deps.status.write(context.object, { templateName: desired.name }, context.signal);
+  }
+
+  async update(desired: TemplateDesired<IndexTemplateWire>, _observed: JsonObject, context: ExternalContext<OpenSearchIndexTemplate>): Promise<void> {
+    await this.create(desired, context);
+  }
+
+  async delete(target: DeleteTarget<TemplateDesired<IndexTemplateWire>>, context: ExternalContext<OpenSearchIndexTemplate>): Promise<void> {
+    const { connection, name } = parseExternalName(target.externalName);
+    await this.#deps.connections.api(connection).deleteIndexTemplate(name, { signal: context.signal });
+  }
+}
+
+/** Builds the `OpenSearchIndexTemplate` controller (deletionPolicy Delete by default). */
+export function indexTemplateController(deps: ManagedControllerDeps & { readonly connections: Connections }): Controller<OpenSearchIndexTemplate> {
+  const status = new StatusFields({ client: deps.client, type: openSearchIndexTemplates.type });
+  return managedController(deps, {
+    name: 'opensearchindextemplate',
+    type: openSearchIndexTemplates.type,
+    finalizer: 'index-template',
+    adapter: new IndexTemplateAdapter({ connections: deps.connections, status }),
+    externalName: (object) => externalNameOf(scopeOf(deps.connections, object, 'index template', object.spec.templateName)),
+    desired: (object) => indexTemplateDesired(deps.connections, object),
+    connectionOf: (object) => object.spec.connectionRef.name,
+    defaultDeletionPolicy: 'Delete',
+    deletionPolicy: (object) => object.spec.deletionPolicy,
+    statusFields: status,
+  });
+}

@@ -1,0 +1,194 @@
+/**
+ * `OpenSearchRoleBinding` → this binding's entries in one role mapping. The mapping is shared: a binding adds the
+ * users and backend roles it wants and removes only those it added itself (recorded in `status.applied` BEFORE the
+ * write, so a crash cannot leave an entry it added unrecorded), keeping entries of other bindings and of people.
+ * Tenancy first: users inside the prefix, the role an `OpenSearchRole` of the same namespace or an `externalRole`
+ * listed in the connection's `bindableRoles`, never a protected mapping.
+ */
+import type { Controller, DeleteTarget, ExternalAdapter, ExternalContext, ExternalObservation } from '@domain-operators/reconcile';
+import { objectKey, requestFor, TerminalError } from '@domain-operators/reconcile';
+import type { OpenSearchRole, OpenSearchRoleBinding } from '../api/v1alpha1/index.ts';
+import { openSearchRoleBindings, openSearchRoles } from '../api/v1alpha1/index.ts';
+import type { OpenSearchApi } from '../opensearch/client.ts';
+import type { ObservedRoleMapping, RoleMappingPlan } from '../opensearch/security-plan.ts';
+import { planRoleMapping, releaseRoleMapping } from '../opensearch/security-plan.ts';
+import { checkRoleBinding, checkSecurityObject, tenancyError } from '../opensearch/tenancy.ts';
+import type { RoleBindingApplied } from '../opensearch/types.ts';
+import type { Connections, StoreSource } from './connection-registry.ts';
+import { DependencyError } from './connection-registry.ts';
+import type { ManagedControllerDeps } from './managed-controller.ts';
+import { managedController } from './managed-controller.ts';
+import { roleScope } from './opensearchrole.reconciler.ts';
+import { StatusFields } from './status-fields.ts';
+
+/** The desired entries of a binding in the mapping of `roleName`. */
+export interface BindingDesired {
+  readonly connection: string;
+  readonly roleName: string;
+  readonly users: readonly string[];
+  readonly backendRoles: readonly string[];
+}
+
+/** What observing found: the mapping (absent when the role has none) and the plan for this binding's entries. */
+export interface BindingObserved {
+  readonly mapping: ObservedRoleMapping | undefined;
+  readonly plan: RoleMappingPlan;
+}
+
+/** Index of bindings by the role mapping they write, `<connection>/<role name>`. */
+export const BY_ROLE_MAPPING = 'roleMapping';
+/** Index of bindings by the `OpenSearchRole` they reference, `<namespace>/<name>`. */
+export const BY_ROLE_REF = 'roleRef';
+
+/** The caches and collaborators of role bindings. */
+export interface RoleBindingDeps {
+  readonly connections: Connections;
+  readonly roles: StoreSource<OpenSearchRole>;
+}
+
+/**
+ * The OpenSearch role a binding maps to: the referenced `OpenSearchRole`'s name (which must use the same
+ * connection) or `externalRole`. Throws `DependencyError` `RoleNotFound` while the referenced role is not cached,
+ * `TenancyViolation` for a binding outside its tenancy. Reads caches only.
+ */
+export function bindingDesired(deps: RoleBindingDeps, object: OpenSearchRoleBinding): BindingDesired {
+  const namespace = object.metadata.namespace ?? '';
+  const connection = object.spec.connectionRef.name;
+  const tenancy = deps.connections.tenancy(connection, namespace);
+  const violation = checkRoleBinding(tenancy, object.spec);
+  if (violation !== undefined) throw tenancyError(violation);
+  let roleName = object.spec.externalRole ?? '';
+  const ref = object.spec.roleRef;
+  if (ref !== undefined) {
+    const role = deps.roles.store.get(`${namespace}/${ref.name}`);
+    if (role === undefined) throw new DependencyError('RoleNotFound', `OpenSearchRole ${namespace}/${ref.name} does not exist`);
+    if (role.spec.connectionRef.name !== connection) {
+      throw new TerminalError(`OpenSearchRole ${ref.name} uses connection ${role.spec.connectionRef.name}, this binding ${connection}`, 'InvalidSpec');
+    }
+    roleName = roleScope(deps.connections, role).name;
+  }
+  return { connection, roleName, users: object.spec.users ?? [], backendRoles: object.spec.backendRoles ?? [] };
+}
+
+/** The external name of a binding: `<connection>/<role>/<namespace>/<name>`, one per binding (bindings share mappings). */
+export function bindingExternalName(deps: RoleBindingDeps, object: OpenSearchRoleBinding): string {
+  const desired = bindingDesired(deps, object);
+  return `${desired.connection}/${desired.roleName}/${object.metadata.namespace ?? ''}/${object.metadata.name ?? ''}`;
+}
+
+/** The {@link ExternalAdapter} of role bindings. */
+export class RoleBindingAdapter implements ExternalAdapter<OpenSearchRoleBinding, BindingDesired, BindingObserved> {
+  readonly #deps: RoleBindingDeps & { readonly bindings: StoreSource<OpenSearchRoleBinding>; readonly status: StatusFields<OpenSearchRoleBinding> };
+
+  constructor(deps: RoleBindingDeps & { readonly bindings: StoreSource<OpenSearchRoleBinding>; readonly status: StatusFields<OpenSearchRoleBinding> }) {
+    this.#deps = deps;
+  }
+
+  /** Exists when every wanted entry is in the mapping; a protected mapping is a `TenancyViolation`. */
+  async observe(desired: BindingDesired, context: ExternalContext<OpenSearchRoleBinding>): Promise<ExternalObservation<BindingObserved>> {
+    const observed = await this.#plan(desired, context);
+    const mapping = observed.mapping;
+    const present =
+      mapping !== undefined && desired.users.every((user) => mapping.users.includes(user)) && desired.backendRoles.every((role) => mapping.backend_roles.includes(role));
+    if (!present) return { exists: false };
+    return { exists: true, upToDate: observed.plan.upToDate, diff: observed.plan.diff, observed };
+  }
+
+  async create(desired: BindingDesired, context: ExternalContext<OpenSearchRoleBinding>): Promise<void> {
+    await this.#apply(desired, await this.#plan(desired, context), context);
+  }
+
+  async update(desired: BindingDesired, observed: BindingObserved, context: ExternalContext<OpenSearchRoleBinding>): Promise<void> {
+    await this.#apply(desired, observed, context);
+  }
+
+  /** Removes this binding's entries, keeping everyone else's; deletes the mapping when nothing is left in it. */
+  async delete(target: DeleteTarget<BindingDesired>, context: ExternalContext<OpenSearchRoleBinding>): Promise<void> {
+    const [connection = '', roleName = ''] = target.externalName.split('/');
+    const api = this.#deps.connections.api(connection);
+    const mapping = await this.#mapping(api, roleName, context);
+    if (mapping === undefined) return;
+    const release = releaseRoleMapping(mapping, this.#applied(context.object, roleName), this.#wantedByOthers(context.object, connection, roleName));
+    if (release.empty) await api.deleteRoleMapping(roleName, { signal: context.signal });
+    else if (!release.upToDate) await api.putRoleMapping(roleName, release.body, { signal: context.signal });
+  }
+
+  async #apply(desired: BindingDesired, observed: BindingObserved, context: ExternalContext<OpenSearchRoleBinding>): Promise<void> {
+    const { plan } = observed;
+    const applied: RoleBindingApplied = { roleName: desired.roleName, users: plan.applied.users, backendRoles: plan.applied.backendRoles };
+    await this.#deps.status.write(context.object, { applied }, context.signal);
+    if (plan.upToDate || (observed.mapping === undefined && plan.empty)) return;
+    await this.#deps.connections.api(desired.connection).putRoleMapping(desired.roleName, plan.body, { signal: context.signal });
+  }
+
+  async #plan(desired: BindingDesired, context: ExternalContext<OpenSearchRoleBinding>): Promise<BindingObserved> {
+    const api = this.#deps.connections.api(desired.connection);
+    const mapping = await this.#mapping(api, desired.roleName, context);
+    const plan = planRoleMapping({
+      desired: { users: desired.users, backendRoles: desired.backendRoles },
+      observed: mapping,
+      applied: this.#applied(context.object, desired.roleName),
+      wantedByOthers: this.#wantedByOthers(context.object, desired.connection, desired.roleName),
+    });
+    return { mapping, plan };
+  }
+
+  async #mapping(api: OpenSearchApi, roleName: string, context: ExternalContext<OpenSearchRoleBinding>): Promise<ObservedRoleMapping | undefined> {
+    const mapping = await api.getRoleMapping(roleName, { signal: context.signal });
+    const refusal = checkSecurityObject('role mapping', roleName, mapping);
+    if (refusal !== undefined) throw tenancyError(refusal);
+    return mapping;
+  }
+
+  /** What this binding recorded as its own entries of `roleName`'s mapping. */
+  #applied(object: OpenSearchRoleBinding, roleName: string): RoleBindingApplied | undefined {
+    const recorded = this.#deps.status.read(object, 'applied');
+    if (typeof recorded !== 'object' || recorded === null) return undefined;
+    const applied = recorded as Partial<RoleBindingApplied>;
+    if (applied.roleName !== roleName) return undefined;
+    return { roleName, users: applied.users ?? [], backendRoles: applied.backendRoles ?? [] };
+  }
+
+  /** Entries other bindings of the same mapping want (never removed by this one). */
+  #wantedByOthers(object: OpenSearchRoleBinding, connection: string, roleName: string): { users: string[]; backendRoles: string[] } {
+    const others = this.#deps.bindings.store.byIndex(BY_ROLE_MAPPING, `${connection}/${roleName}`).filter((other) => other.metadata.uid !== object.metadata.uid);
+    return { users: others.flatMap((other) => other.spec.users ?? []), backendRoles: others.flatMap((other) => other.spec.backendRoles ?? []) };
+  }
+}
+
+/** Builds the `OpenSearchRoleBinding` controller; a change of a referenced `OpenSearchRole` wakes its bindings. */
+export function roleBindingController(deps: ManagedControllerDeps & { readonly connections: Connections }): Controller<OpenSearchRoleBinding> {
+  const roles = deps.informers.informerFor(openSearchRoles.type);
+  const kindDeps: RoleBindingDeps = { connections: deps.connections, roles };
+  const status = new StatusFields({ client: deps.client, type: openSearchRoleBindings.type });
+  const indexers = {
+    [BY_ROLE_MAPPING]: (object: OpenSearchRoleBinding): readonly string[] => {
+      try {
+        const desired = bindingDesired(kindDeps, object);
+        return [`${desired.connection}/${desired.roleName}`];
+      } catch {
+        return [];
+      }
+    },
+    [BY_ROLE_REF]: (object: OpenSearchRoleBinding): readonly string[] => (object.spec.roleRef === undefined ? [] : [`${object.metadata.namespace ?? ''}/${object.spec.roleRef.name}`]),
+  };
+  const bindings = deps.informers.informerFor(openSearchRoleBindings.type, { indexers });
+  return managedController(deps, {
+    name: 'opensearchrolebinding',
+    type: openSearchRoleBindings.type,
+    finalizer: 'role-binding',
+    adapter: new RoleBindingAdapter({ ...kindDeps, bindings, status }),
+    externalName: (object) => bindingExternalName(kindDeps, object),
+    desired: (object) => bindingDesired(kindDeps, object),
+    connectionOf: (object) => object.spec.connectionRef.name,
+    defaultDeletionPolicy: 'Delete',
+    // Entries already in the mapping are adopted without the annotation: a binding never claims them, so its
+    // deletion leaves them there.
+    adoptExactMatch: true,
+    statusFields: status,
+    indexers,
+    watches: (builder, own) => {
+      builder.watches(openSearchRoles.type, (role) => own.store.byIndex(BY_ROLE_REF, objectKey(role)).map(requestFor));
+    },
+  });
+}

@@ -1,0 +1,192 @@
+/**
+ * `OpenSearchUser` → one internal user, owned whole. The password comes from `passwordSecretRef` or from a Secret
+ * `<name>-opensearch-credentials` the operator generates (owned by the user, so it goes with it). OpenSearch never
+ * returns the hash, so the applied password is recorded as a salted fingerprint in `status.passwordApplied`
+ * (written AFTER the put: a failed put leaves the old fingerprint and is retried); a Secret change has another
+ * fingerprint and is applied. Tenancy first; reserved, static or hidden users are never written.
+ */
+import { randomBytes } from 'node:crypto';
+import type { V1Secret } from '@kubernetes/client-node';
+import type { Client, Controller, DeleteTarget, ExternalAdapter, ExternalContext, ExternalObservation } from '@domain-operators/reconcile';
+import { bySecretRef, coreTypes, isAlreadyExists, objectKey, requestFor } from '@domain-operators/reconcile';
+import type { OpenSearchUser } from '../api/v1alpha1/index.ts';
+import { openSearchUsers } from '../api/v1alpha1/index.ts';
+import type { ObservedUser, UserPlan } from '../opensearch/security-plan.ts';
+import { planUser } from '../opensearch/security-plan.ts';
+import { checkSecurityObject, tenancyError } from '../opensearch/tenancy.ts';
+import type { PasswordApplied } from '../opensearch/types.ts';
+import type { Connections, StoreSource } from './connection-registry.ts';
+import { DependencyError, secretValue } from './connection-registry.ts';
+import type { ManagedControllerDeps } from './managed-controller.ts';
+import { managedController } from './managed-controller.ts';
+import { externalNameOf, parseExternalName, scopeOf } from './scope.ts';
+import { StatusFields } from './status-fields.ts';
+
+/** The desired user. `password` is a secret: it goes into request bodies only, never into messages or logs. */
+export interface UserDesired {
+  readonly connection: string;
+  readonly username: string;
+  readonly password: string;
+  readonly secretName: string;
+  readonly backendRoles: readonly string[];
+  readonly attributes: Readonly<Record<string, string>>;
+}
+
+/** What observing found: the user and the plan (whose body may carry the password). */
+export interface UserObserved {
+  readonly user: ObservedUser;
+  readonly plan: UserPlan;
+}
+
+/** Index of users by the Secret their password comes from (`namespace/name`). */
+export const BY_PASSWORD_SECRET = 'passwordSecret';
+
+/** The Secret a user's password comes from and its key. */
+export function passwordSource(object: OpenSearchUser): { readonly secretName: string; readonly key: string; readonly generated: boolean } {
+  const ref = object.spec.passwordSecretRef;
+  return ref === undefined
+    ? { secretName: `${object.metadata.name ?? ''}-opensearch-credentials`, key: 'password', generated: true }
+    : { secretName: ref.name, key: ref.key, generated: false };
+}
+
+/** A password OpenSearch's default policies accept: 24 random bytes, plus one of each character class. */
+export function generatePassword(): string {
+  return `${randomBytes(24).toString('base64url')}-Aa1`;
+}
+
+/** What the user kind reads and writes besides OpenSearch. */
+export interface UserDeps {
+  readonly connections: Connections;
+  readonly secrets: StoreSource<V1Secret>;
+  /** Creates the generated Secret (and reads it when it already exists). */
+  readonly client: Client;
+}
+
+/**
+ * The desired user of a resource. Reads the password Secret from the cache; when the spec names none and the
+ * generated Secret does not exist yet (and the user is not being deleted), creates it: the one write this function
+ * makes, needed before anything can be planned. Throws `DependencyError` `SecretNotFound` for a missing Secret.
+ */
+export async function userDesired(deps: UserDeps, object: OpenSearchUser, signal?: AbortSignal): Promise<UserDesired> {
+  const scope = scopeOf(deps.connections, object, 'user', object.spec.username);
+  const namespace = object.metadata.namespace ?? '';
+  const source = passwordSource(object);
+  let secret = deps.secrets.store.get(`${namespace}/${source.secretName}`);
+  if (secret === undefined) {
+    if (!source.generated || object.metadata.deletionTimestamp != null) {
+      throw new DependencyError('SecretNotFound', `Secret ${namespace}/${source.secretName} does not exist`);
+    }
+    secret = await createGeneratedSecret(deps.client, object, scope.name, source.secretName, signal);
+  }
+  return {
+    connection: scope.connection,
+    username: scope.name,
+    password: secretValue(secret, source.key, 'SecretNotFound'),
+    secretName: source.secretName,
+    backendRoles: object.spec.backendRoles ?? [],
+    attributes: object.spec.attributes ?? {},
+  };
+}
+
+async function createGeneratedSecret(client: Client, user: OpenSearchUser, username: string, name: string, signal?: AbortSignal): Promise<V1Secret> {
+  const namespace = user.metadata.namespace ?? '';
+  const secret: V1Secret = {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: {
+      name,
+      namespace,
+      labels: { 'app.kubernetes.io/managed-by': 'opensearch-operator' },
+      ownerReferences: [{ apiVersion: openSearchUsers.apiVersion, kind: openSearchUsers.kind, name: user.metadata.name ?? '', uid: user.metadata.uid ?? '', controller: true, blockOwnerDeletion: true }],
+    },
+    type: 'Opaque',
+    data: { username: Buffer.from(username).toString('base64'), password: Buffer.from(generatePassword()).toString('base64') },
+  };
+  try {
+    return await client.create(coreTypes.secret, secret, signal === undefined ? {} : { signal });
+  } catch (err) {
+    // Created by an earlier reconcile that the cache has not caught up with: read it.
+    if (isAlreadyExists(err)) return client.get(coreTypes.secret, { namespace, name }, signal);
+    throw err;
+  }
+}
+
+/** The {@link ExternalAdapter} of internal users. */
+export class UserAdapter implements ExternalAdapter<OpenSearchUser, UserDesired, UserObserved> {
+  readonly #deps: { readonly connections: Connections; readonly status: StatusFields<OpenSearchUser> };
+
+  constructor(deps: { readonly connections: Connections; readonly status: StatusFields<OpenSearchUser> }) {
+    this.#deps = deps;
+  }
+
+  /** Reads the user and plans; `diff` says `password: differs` on a rotation, never the password. */
+  async observe(desired: UserDesired, context: ExternalContext<OpenSearchUser>): Promise<ExternalObservation<UserObserved>> {
+    const user = await this.#deps.connections.api(desired.connection).getUser(desired.username, { signal: context.signal });
+    const refusal = checkSecurityObject('user', desired.username, user);
+    if (refusal !== undefined) throw tenancyError(refusal);
+    if (user === undefined) return { exists: false };
+    await this.#deps.status.write(context.object, { username: desired.username, secretName: desired.secretName }, context.signal);
+    const plan = this.#plan(desired, user, context.object);
+    return { exists: true, upToDate: plan.upToDate, diff: plan.diff, observed: { user, plan } };
+  }
+
+  async create(desired: UserDesired, context: ExternalContext<OpenSearchUser>): Promise<void> {
+    await this.#put(desired, this.#plan(desired, undefined, context.object), context);
+  }
+
+  async update(desired: UserDesired, observed: UserObserved, context: ExternalContext<OpenSearchUser>): Promise<void> {
+    await this.#put(desired, observed.plan, context);
+  }
+
+  async delete(target: DeleteTarget<UserDesired>, context: ExternalContext<OpenSearchUser>): Promise<void> {
+    const { connection, name } = parseExternalName(target.externalName);
+    const api = this.#deps.connections.api(connection);
+    const refusal = checkSecurityObject('user', name, await api.getUser(name, { signal: context.signal }));
+    if (refusal !== undefined) throw tenancyError(refusal);
+    await api.deleteUser(name, { signal: context.signal });
+  }
+
+  async #put(desired: UserDesired, plan: UserPlan, context: ExternalContext<OpenSearchUser>): Promise<void> {
+    await this.#deps.connections.api(desired.connection).putUser(desired.username, plan.body, { signal: context.signal });
+    await this.#deps.status.write(context.object, { username: desired.username, secretName: desired.secretName, passwordApplied: plan.passwordApplied }, context.signal);
+  }
+
+  #plan(desired: UserDesired, user: ObservedUser | undefined, object: OpenSearchUser): UserPlan {
+    return planUser({
+      desired: { backendRoles: desired.backendRoles, attributes: desired.attributes },
+      observed: user,
+      password: desired.password,
+      applied: this.#applied(object),
+      newSalt: randomBytes(16).toString('base64url'),
+    });
+  }
+
+  #applied(object: OpenSearchUser): PasswordApplied | undefined {
+    const recorded = this.#deps.status.read(object, 'passwordApplied');
+    if (typeof recorded !== 'object' || recorded === null) return undefined;
+    const { salt, fingerprint } = recorded as Partial<PasswordApplied>;
+    return typeof salt === 'string' && typeof fingerprint === 'string' ? { salt, fingerprint } : undefined;
+  }
+}
+
+/** Builds the `OpenSearchUser` controller; a change of a password Secret wakes the users reading it. */
+export function userController(deps: ManagedControllerDeps & { readonly connections: Connections }): Controller<OpenSearchUser> {
+  const secrets = deps.informers.informerFor(coreTypes.secret);
+  const status = new StatusFields({ client: deps.client, type: openSearchUsers.type });
+  const userDeps: UserDeps = { connections: deps.connections, secrets, client: deps.client };
+  return managedController(deps, {
+    name: 'opensearchuser',
+    type: openSearchUsers.type,
+    finalizer: 'user',
+    adapter: new UserAdapter({ connections: deps.connections, status }),
+    externalName: (object) => externalNameOf(scopeOf(deps.connections, object, 'user', object.spec.username)),
+    desired: (object) => userDesired(userDeps, object),
+    connectionOf: (object) => object.spec.connectionRef.name,
+    defaultDeletionPolicy: 'Delete',
+    statusFields: status,
+    indexers: { [BY_PASSWORD_SECRET]: bySecretRef((object: OpenSearchUser) => [passwordSource(object).secretName]) },
+    watches: (builder, own) => {
+      builder.watches(coreTypes.secret, (secret) => own.store.byIndex(BY_PASSWORD_SECRET, objectKey(secret)).map(requestFor));
+    },
+  });
+}
