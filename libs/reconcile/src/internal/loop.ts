@@ -56,7 +56,8 @@ async function processKey<T extends KubernetesObject>(deps: LoopDeps<T>, key: st
   }
   const reconcileId = randomUUID();
   const request = parseRequestKey(key);
-  const log = deps.logger.child({ controller: deps.name, ...(request.namespace !== undefined && { namespace: request.namespace }), name: request.name, reconcileId });
+  // deps.logger is already bound to the controller's name (Controller.start).
+  const log = deps.logger.child({ ...(request.namespace !== undefined && { namespace: request.namespace }), name: request.name, reconcileId });
   const started = deps.clock.now();
   const { outcome, result, error } = await reconcileOnce(deps, object, { request, reconcileId, log });
   const seconds = (deps.clock.now() - started) / 1000;
