@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs everything the project needs on a fresh machine. Idempotent; safe to run again.
-#   - Debian packages: redis-server (testenv's standalone Redis and the pod runner), openssl (test PKI).
-#   - helm (chart validation and the e2e harness), built with `go install` into the shared build cache.
+#   - Debian packages: redis-server (testenv's standalone Redis and the pod runner), openssl (test PKI), shellcheck
+#     (actionlint checks the workflows' shell steps with it, and shipping:lint the scripts they run).
+#   - helm (chart validation and the e2e harness) and actionlint (workflow checks), built with `go install` into the
+#     shared build cache.
 #   - npm packages, including the pinned Node 24 binary that npm scripts use (package.json "node" dependency).
 # Go modules and Maven jars are fetched and cached by `npm run testenv -- up` on first use
 # (under ~/.cache/domain-operators, ~/go/pkg/mod and ~/.m2).
@@ -11,6 +13,7 @@ cd "$(dirname "$0")/.."
 need=()
 command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
 command -v openssl >/dev/null 2>&1 || need+=(openssl)
+command -v shellcheck >/dev/null 2>&1 || need+=(shellcheck)
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup: installing Debian packages: ${need[*]}"
   if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi
@@ -40,8 +43,18 @@ if [ ! -x "$helm_bin" ] || ! "$helm_bin" version --template '{{.Version}}' 2>/de
     "helm.sh/helm/v3/cmd/helm@$helm_version"
 fi
 
+# actionlint (checks .github/workflows in `nx run shipping:lint`), built from the Go module proxy like helm.
+actionlint_version=v1.7.12
+actionlint_bin="$cache_dir/bin/actionlint"
+if [ ! -x "$actionlint_bin" ] || [ "$("$actionlint_bin" -version 2>/dev/null | head -1)" != "$actionlint_version" ]; then
+  echo "setup: building actionlint $actionlint_version from the Go module proxy into $actionlint_bin"
+  mkdir -p "$cache_dir/bin"
+  GOBIN="$cache_dir/bin" GOFLAGS=-mod=mod CGO_ENABLED=0 go install -trimpath -ldflags "-s -w" \
+    "github.com/rhysd/actionlint/cmd/actionlint@$actionlint_version"
+fi
+
 if [ ! -x node_modules/.bin/node ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "setup: npm ci"
   npm ci --no-audit --no-fund --loglevel=error
 fi
-echo "setup: node $(node_modules/.bin/node --version), go $(go env GOVERSION), helm $("$helm_bin" version --template '{{.Version}}'), $(java -version 2>&1 | head -1)"
+echo "setup: node $(node_modules/.bin/node --version), go $(go env GOVERSION), helm $("$helm_bin" version --template '{{.Version}}'), actionlint $("$actionlint_bin" -version | head -1), $(java -version 2>&1 | head -1)"

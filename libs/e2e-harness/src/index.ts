@@ -21,5 +21,7 @@ export type { EventuallyOptions, ObjectWithConditions } from './wait.ts';
 export { freePort } from './ports.ts';
 export { OperatorStartError, startOperator } from './operator-process.ts';
 export type { OperatorProcess, ProbeAnswer, ProcessExit, StartOperatorOptions } from './operator-process.ts';
+export { backendsUnderTest, selectBackends } from './backends.ts';
+export type { BackendName, Backends } from './backends.ts';
 export { prepareE2eRun } from './global-setup.ts';
 export type { PrepareE2eOptions } from './global-setup.ts';

@@ -1,0 +1,3 @@
+import { projectVitestConfig } from '../vitest.shared.ts';
+
+export default projectVitestConfig();

@@ -1,0 +1,63 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { KubernetesObject, V1CustomResourceDefinition } from '@kubernetes/client-node';
+import { coreTypes, resourceType } from '@domain-operators/reconcile';
+import type { ResourceType } from '@domain-operators/reconcile';
+import { parseManifests } from '@domain-operators/e2e-harness';
+import { REPO_ROOT } from './repo.ts';
+
+/** `examples/<system>/*.yaml` of the checkout, in file-name order, as absolute paths. */
+export function exampleFiles(system: string, root: string = REPO_ROOT): string[] {
+  const dir = join(root, 'examples', system);
+  return readdirSync(dir)
+    .filter((file) => /\.ya?ml$/.test(file))
+    .sort()
+    .map((file) => join(dir, file));
+}
+
+/** Every object of the files, in order. Throws on YAML errors and on documents without apiVersion, kind or name. */
+export function readManifests(files: readonly string[]): KubernetesObject[] {
+  return files.flatMap((file) => parseManifests(readFileSync(file, 'utf8')));
+}
+
+/** The CRDs of `charts/<system>-operator/crds`, as objects. */
+export function chartCrds(system: string, root: string = REPO_ROOT): V1CustomResourceDefinition[] {
+  const dir = join(root, 'charts', `${system}-operator`, 'crds');
+  return readManifests(
+    readdirSync(dir)
+      .filter((file) => file.endsWith('.yaml'))
+      .sort()
+      .map((file) => join(dir, file)),
+  ) as V1CustomResourceDefinition[];
+}
+
+/** The client {@link ResourceType} of each served version of a CRD. Pure. */
+export function typesOfCrd(crd: V1CustomResourceDefinition): ResourceType[] {
+  return crd.spec.versions
+    .filter((version) => version.served)
+    .map((version) => resourceType({ group: crd.spec.group, version: version.name, kind: crd.spec.names.kind, plural: crd.spec.names.plural, namespaced: crd.spec.scope === 'Namespaced' }));
+}
+
+/** The {@link ResourceType} of an example object among the built-in kinds the examples use and `customTypes`. */
+export function typeOfExample(object: KubernetesObject, customTypes: readonly ResourceType[]): ResourceType {
+  const builtIn: readonly ResourceType[] = [coreTypes.namespace, coreTypes.secret, coreTypes.configMap];
+  const found = [...builtIn, ...customTypes].find((type) => `${type.group === '' ? '' : `${type.group}/`}${type.version}` === object.apiVersion && type.kind === object.kind);
+  if (found === undefined) throw new Error(`no resource type for ${object.apiVersion ?? '?'} ${object.kind ?? '?'}`);
+  return found;
+}
+
+/**
+ * A copy of the example objects with every namespace renamed through `rename` (Namespace names, metadata.namespace
+ * and `spec.sasl.secretRef.namespace`/`spec.credentialsSecretRef.namespace`), so that a test can apply them without
+ * touching namespaces someone else uses. Pure.
+ */
+export function withNamespaces(objects: readonly KubernetesObject[], rename: (namespace: string) => string): KubernetesObject[] {
+  return objects.map((original) => {
+    const object = structuredClone(original) as KubernetesObject & { spec?: Record<string, unknown> };
+    if (object.kind === 'Namespace' && object.metadata?.name !== undefined) object.metadata.name = rename(object.metadata.name);
+    if (object.metadata?.namespace !== undefined) object.metadata.namespace = rename(object.metadata.namespace);
+    const refs = [(object.spec?.['sasl'] as { secretRef?: { namespace?: string } } | undefined)?.secretRef, object.spec?.['credentialsSecretRef'] as { namespace?: string } | undefined];
+    for (const ref of refs) if (ref?.namespace !== undefined) ref.namespace = rename(ref.namespace);
+    return object;
+  });
+}
