@@ -1,0 +1,310 @@
+// The redis operator as its chart's ServiceAccount against the real apiserver, its member Pods run by testenv's pod
+// runner as real redis-server processes; every check uses an independent Redis client or the Kubernetes API.
+import type { V1Pod } from '@kubernetes/client-node';
+import { coreTypes, eventType, isNotFound } from '@domain-operators/reconcile';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  cluster,
+  command,
+  deleteNamespace,
+  eventually,
+  freshNamespace,
+  getReplication,
+  objectNames,
+  redisReplications,
+  ROLE_LABEL,
+  kinds,
+  memberPods,
+  operatorPassword,
+  redisServerPid,
+  restartCount,
+  serviceSelects,
+} from './fixtures.ts';
+import type { Cluster, RedisReplication } from './fixtures.ts';
+import { startOperator } from '@domain-operators/e2e-harness';
+import type { OperatorProcess } from '@domain-operators/e2e-harness';
+
+const NAME = 'cache';
+let c: Cluster;
+let ns = '';
+let operator: OperatorProcess | undefined;
+let password: string;
+
+function isReady(rr: RedisReplication): boolean {
+  return rr.status?.conditions?.some((x) => x.type === 'Ready' && x.status === 'True' && x.observedGeneration === rr.metadata.generation) ?? false;
+}
+
+async function readyReplication(timeoutMs = 90_000): Promise<RedisReplication> {
+  return eventually(async () => {
+    const rr = await getReplication(c, ns, NAME);
+    return isReady(rr) ? rr : undefined;
+  }, timeoutMs, 'RedisReplication Ready');
+}
+
+function podNamed(pods: readonly V1Pod[], name: string | undefined): V1Pod {
+  const pod = pods.find((p) => p.metadata?.name === name);
+  if (pod === undefined) throw new Error(`no pod ${name ?? '(none)'}`);
+  return pod;
+}
+
+async function info(pod: V1Pod): Promise<Map<string, string>> {
+  const text = String(await command(pod, password, ['INFO', 'replication']));
+  return new Map(text.split(/\r?\n/).filter((l) => l.includes(':')).map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 1)] as [string, string]));
+}
+
+/** The topology is right: one primary labelled and in status, every other member its linked replica, Services follow. */
+async function expectTopology(members: number): Promise<{ primary: V1Pod; replicas: V1Pod[] }> {
+  const rr = await readyReplication();
+  const pods = await memberPods(c, ns, NAME);
+  expect(pods).toHaveLength(members);
+  const primary = podNamed(pods, rr.status?.primary);
+  const replicas = pods.filter((p) => p !== primary);
+  expect(pods.filter((p) => p.metadata?.labels?.[ROLE_LABEL] === 'primary').map((p) => p.metadata?.name)).toEqual([rr.status?.primary]);
+  for (const r of replicas) expect(r.metadata?.labels?.[ROLE_LABEL]).toBe('replica');
+  expect((await info(primary)).get('role')).toBe('master');
+  for (const r of replicas) {
+    const replica = await info(r);
+    expect(replica.get('role')).toBe('slave');
+    expect(replica.get('master_host')).toBe(primary.status?.podIP);
+    expect(replica.get('master_link_status')).toBe('up');
+  }
+  expect(rr.status?.readyReplicas).toBe(members);
+  expect(rr.status?.members?.map((m) => m.role).sort()).toEqual(['primary', ...Array.from({ length: members - 1 }, () => 'replica')]);
+  expect(await serviceSelects(c, ns, NAME)).toEqual([primary.metadata?.name]);
+  expect(await serviceSelects(c, ns, objectNames(NAME).replicas)).toEqual(replicas.map((r) => r.metadata?.name).sort());
+  return { primary, replicas };
+}
+
+beforeAll(async () => {
+  c = await cluster();
+  operator = await startOperator({ system: 'redis' });
+  ns = await freshNamespace(c, 'redis-op');
+  await c.client.create(redisReplications.type, {
+    apiVersion: redisReplications.apiVersion,
+    kind: redisReplications.kind,
+    metadata: { name: NAME, namespace: ns },
+    spec: { replicas: 3, image: 'redis:7.2', failover: { enabled: true, downAfterMilliseconds: 5000 } },
+  });
+});
+
+afterAll(async () => {
+  await operator?.stop();
+  if (ns !== '') await deleteNamespace(c, ns);
+});
+
+describe('RedisReplication', () => {
+  it('three members come up with one primary, two linked replicas, role labels and Services right', async () => {
+    const started = Date.now();
+    await readyReplication();
+    console.info(`3-member RedisReplication Ready after ${Date.now() - started} ms`);
+    password = await operatorPassword(c, ns, NAME);
+    await expectTopology(3);
+    const names = objectNames(NAME);
+    for (const [type, name] of [
+      [kinds.statefulSet, names.statefulSet],
+      [kinds.service, names.headless],
+      [kinds.configMap, names.configMap],
+      [kinds.podDisruptionBudget, names.pdb],
+      [kinds.secret, names.authSecret],
+    ] as const) {
+      const object = await c.client.get(type, { namespace: ns, name });
+      expect(object.metadata?.ownerReferences?.[0]).toMatchObject({ kind: 'RedisReplication', name: NAME, controller: true });
+    }
+  });
+
+  it('at steady state the operator writes nothing to the apiserver', async () => {
+    await expectTopology(3);
+    const names = objectNames(NAME);
+    const versions = async (): Promise<string[]> => {
+      const rr = await getReplication(c, ns, NAME);
+      const sts = await c.client.get(kinds.statefulSet, { namespace: ns, name: names.statefulSet });
+      const cm = await c.client.get(kinds.configMap, { namespace: ns, name: names.configMap });
+      const svc = await c.client.get(kinds.service, { namespace: ns, name: names.primary });
+      const pods = await memberPods(c, ns, NAME);
+      return [rr, sts, cm, svc, ...pods].map((o) => `${o.metadata?.name ?? ''}@${o.metadata?.resourceVersion ?? ''}`);
+    };
+    const before = await versions();
+    await new Promise((resolve) => setTimeout(resolve, 6_000)); // three steady-state polls of the topology
+    expect(await versions()).toEqual(before);
+  });
+
+  it('a write on the primary is read on every replica', async () => {
+    const { primary, replicas } = await expectTopology(3);
+    await command(primary, password, ['SET', 'greeting', 'hello']);
+    expect(Number(await command(primary, password, ['WAIT', '2', '2000']))).toBe(2);
+    for (const r of replicas) expect(await command(r, password, ['GET', 'greeting'])).toBe('hello');
+  });
+
+  it('a dynamic config change is applied live on every member, without a restart', async () => {
+    const before = await memberPods(c, ns, NAME);
+    await c.client.patch(redisReplications.type, { namespace: ns, name: NAME }, { type: 'merge', body: { spec: { config: { 'maxmemory-policy': 'allkeys-lru', 'slowlog-max-len': '256' } } } });
+    for (const pod of before) {
+      await eventually(async () => {
+        const reply = (await command(pod, password, ['CONFIG', 'GET', 'maxmemory-policy'])) as string[];
+        return reply[1] === 'allkeys-lru';
+      }, 30_000, `maxmemory-policy on ${pod.metadata?.name ?? ''}`);
+    }
+    const after = await memberPods(c, ns, NAME);
+    expect(after.map((p) => [p.metadata?.uid, restartCount(p)])).toEqual(before.map((p) => [p.metadata?.uid, restartCount(p)]));
+  });
+
+  it('killing the primary promotes the replica with the highest offset, keeps every write acknowledged by both replicas, and the old primary returns as a replica', async () => {
+    const { primary, replicas } = await expectTopology(3);
+    const acknowledged: string[] = [];
+    for (let i = 0; i < 200; i++) {
+      await command(primary, password, ['SET', `k:${i}`, String(i)]);
+      if (Number(await command(primary, password, ['WAIT', '2', '1000'])) === 2) acknowledged.push(`k:${i}`);
+    }
+    expect(acknowledged.length).toBeGreaterThan(0);
+    const offsets = new Map<string, number>();
+    for (const r of replicas) offsets.set(r.metadata?.name ?? '', Number((await info(r)).get('slave_repl_offset')));
+    const best = Math.max(...offsets.values());
+    const oldPrimary = primary.metadata?.name ?? '';
+    const pid = await redisServerPid(primary);
+    const killedAt = Date.now();
+    process.kill(pid, 'SIGKILL');
+
+    const promoted = await eventually(async () => {
+      const rr = await getReplication(c, ns, NAME);
+      return rr.status?.primary !== undefined && rr.status.primary !== oldPrimary ? rr.status.primary : undefined;
+    }, 30_000, 'a new primary');
+    const promotedAfter = Date.now() - killedAt;
+    expect(offsets.get(promoted)).toBe(best);
+    const pods = await memberPods(c, ns, NAME);
+    const newPrimary = podNamed(pods, promoted);
+    await eventually(async () => JSON.stringify(await serviceSelects(c, ns, NAME)) === JSON.stringify([promoted]), 30_000, 'primary Service follows the new primary');
+    const serviceAfter = Date.now() - killedAt;
+    expect((await info(newPrimary)).get('role')).toBe('master');
+    const values = (await command(newPrimary, password, ['MGET', ...acknowledged])) as (string | null)[];
+    expect(values.filter((v) => v === null)).toHaveLength(0);
+
+    const rr = await getReplication(c, ns, NAME);
+    expect(rr.status?.lastFailoverTime).toBeDefined();
+    const events = await c.client.list(eventType, { namespace: ns });
+    for (const e of events.items.filter((x) => x.reason.startsWith('Failover'))) console.info(`event ${e.reason}: ${e.note ?? ''}`);
+    await eventually(async () => {
+      const old = podNamed(await memberPods(c, ns, NAME), oldPrimary);
+      const i = await info(old);
+      return i.get('role') === 'slave' && i.get('master_host') === newPrimary.status?.podIP && i.get('master_link_status') === 'up' && old.metadata?.labels?.[ROLE_LABEL] === 'replica';
+    }, 60_000, 'the old primary replicates from the new one');
+    await expectTopology(3);
+    const old = podNamed(await memberPods(c, ns, NAME), oldPrimary);
+    expect(await command(old, password, ['GET', 'k:0'])).toBe('0');
+    console.info(`failover: new primary ${promoted} in status after ${promotedAfter} ms, primary Service moved after ${serviceAfter} ms; old primary ${oldPrimary} restarted ${restartCount(old)} time(s)`);
+  });
+
+  it('a primary that stops answering (SIGSTOP, no restart) is replaced after downAfterMilliseconds and demoted when it resumes', async () => {
+    const { primary } = await expectTopology(3);
+    await command(primary, password, ['SET', 'before-pause', 'yes']);
+    expect(Number(await command(primary, password, ['WAIT', '2', '2000']))).toBe(2);
+    const paused = primary.metadata?.name ?? '';
+    const pid = await redisServerPid(primary);
+    const stoppedAt = Date.now();
+    process.kill(pid, 'SIGSTOP');
+    let promoted: string;
+    try {
+      promoted = await eventually(async () => {
+        const rr = await getReplication(c, ns, NAME);
+        return rr.status?.primary !== undefined && rr.status.primary !== paused ? rr.status.primary : undefined;
+      }, 30_000, 'a new primary');
+      const after = Date.now() - stoppedAt;
+      console.info(`paused primary ${paused}: ${promoted} promoted after ${after} ms (downAfterMilliseconds 5000)`);
+      expect(after).toBeGreaterThanOrEqual(5_000);
+      expect(await serviceSelects(c, ns, NAME)).toEqual([promoted]);
+    } finally {
+      process.kill(pid, 'SIGCONT');
+    }
+    await eventually(async () => {
+      const old = podNamed(await memberPods(c, ns, NAME), paused);
+      const i = await info(old);
+      return i.get('role') === 'slave' && i.get('master_link_status') === 'up';
+    }, 60_000, 'the resumed primary replicates from the new one');
+    const { primary: now } = await expectTopology(3);
+    expect(now.metadata?.name).toBe(promoted);
+    expect(await command(now, password, ['GET', 'before-pause'])).toBe('yes');
+  });
+
+  it('scales 3 → 5 → 2 keeping one primary and the data', async () => {
+    await c.client.patch(redisReplications.type, { namespace: ns, name: NAME }, { type: 'merge', body: { spec: { replicas: 5 } } });
+    await eventually(async () => (await memberPods(c, ns, NAME)).length === 5, 60_000, '5 Pods');
+    const five = await expectTopology(5);
+    for (const r of five.replicas) expect(await command(r, password, ['GET', 'greeting'])).toBe('hello');
+    const primaryBefore = five.primary.metadata?.name;
+    await c.client.patch(redisReplications.type, { namespace: ns, name: NAME }, { type: 'merge', body: { spec: { replicas: 2 } } });
+    await eventually(async () => (await memberPods(c, ns, NAME)).length === 2, 90_000, '2 Pods');
+    const two = await expectTopology(2);
+    expect(await command(two.primary, password, ['GET', 'greeting'])).toBe('hello');
+    console.info(`scale-down: primary before ${primaryBefore ?? ''}, after ${two.primary.metadata?.name ?? ''}`);
+  });
+
+  it('a static config change rolls the members one at a time, replicas first, the primary after a switchover', async () => {
+    const { primary } = await expectTopology(2);
+    await command(primary, password, ['SET', 'before-rollout', 'kept']);
+    expect(Number(await command(primary, password, ['WAIT', '1', '2000']))).toBe(1);
+    const before = new Map((await memberPods(c, ns, NAME)).map((p) => [p.metadata?.name ?? '', p.metadata?.uid ?? '']));
+    const rr = await getReplication(c, ns, NAME);
+    const rolloutStarted = Date.now();
+    await c.client.patch(redisReplications.type, { namespace: ns, name: NAME }, { type: 'merge', body: { spec: { config: { ...(rr.spec.config ?? {}), databases: '32' } } } });
+    await eventually(async () => {
+      const pods = await memberPods(c, ns, NAME);
+      return pods.length === 2 && pods.every((p) => before.get(p.metadata?.name ?? '') !== p.metadata?.uid);
+    }, 120_000, 'every member replaced');
+    const rolledAfter = Date.now() - rolloutStarted;
+    const { primary: after } = await expectTopology(2);
+    for (const pod of await memberPods(c, ns, NAME)) expect(((await command(pod, password, ['CONFIG', 'GET', 'databases'])) as string[])[1]).toBe('32');
+    expect(await command(after, password, ['GET', 'before-rollout'])).toBe('kept');
+    const events = await c.client.list(eventType, { namespace: ns });
+    expect(events.items.some((e) => e.reason === 'Switchover' && e.action === 'RollingUpdate')).toBe(true);
+    console.info(`rollout of a static parameter: primary ${primary.metadata?.name ?? ''} before, ${after.metadata?.name ?? ''} after; every member replaced after ${rolledAfter} ms`);
+  });
+
+  it('a scale-down that removes the primary switches over to a remaining member first', async () => {
+    let { primary } = await expectTopology(2);
+    if (primary.metadata?.name === `${NAME}-0`) {
+      // Make the highest ordinal the primary: freeze cache-0 until cache-1 is promoted, then let it rejoin.
+      const pid = await redisServerPid(primary);
+      process.kill(pid, 'SIGSTOP');
+      try {
+        await eventually(async () => (await getReplication(c, ns, NAME)).status?.primary === `${NAME}-1`, 30_000, 'cache-1 promoted');
+      } finally {
+        process.kill(pid, 'SIGCONT');
+      }
+      ({ primary } = await expectTopology(2));
+    }
+    expect(primary.metadata?.name).toBe(`${NAME}-1`);
+    await command(primary, password, ['SET', 'before-switchover', 'kept']);
+    expect(Number(await command(primary, password, ['WAIT', '1', '2000']))).toBe(1);
+    await c.client.patch(redisReplications.type, { namespace: ns, name: NAME }, { type: 'merge', body: { spec: { replicas: 1 } } });
+    await eventually(async () => (await memberPods(c, ns, NAME)).length === 1, 60_000, '1 Pod');
+    const { primary: last } = await expectTopology(1);
+    expect(last.metadata?.name).toBe(`${NAME}-0`);
+    expect(await command(last, password, ['GET', 'before-switchover'])).toBe('kept');
+    const events = await c.client.list(eventType, { namespace: ns });
+    expect(events.items.some((e) => e.reason === 'Switchover')).toBe(true);
+  });
+
+  it('deleting the RedisReplication removes everything it owns', async () => {
+    await c.client.delete(redisReplications.type, { namespace: ns, name: NAME });
+    const names = objectNames(NAME);
+    await eventually(async () => {
+      for (const [type, name] of [
+        [kinds.statefulSet, names.statefulSet],
+        [kinds.service, names.primary],
+        [kinds.service, names.replicas],
+        [kinds.service, names.headless],
+        [kinds.configMap, names.configMap],
+        [kinds.podDisruptionBudget, names.pdb],
+        [kinds.secret, names.internalSecret],
+        [kinds.secret, names.authSecret],
+      ] as const) {
+        try {
+          await c.client.get(type, { namespace: ns, name });
+          return false;
+        } catch (err) {
+          if (!isNotFound(err)) throw err;
+        }
+      }
+      return (await c.client.list(coreTypes.pod, { namespace: ns })).items.length === 0;
+    }, 90_000, 'owned objects and Pods gone');
+  });
+});

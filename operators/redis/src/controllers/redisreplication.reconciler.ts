@@ -1,0 +1,321 @@
+/**
+ * The RedisReplication reconciler: owned objects, replication topology and failover, live config, the default
+ * user's password, status.
+ */
+import type { V1ConfigMap, V1Pod, V1PodDisruptionBudget, V1Secret, V1Service, V1StatefulSet } from '@kubernetes/client-node';
+import { isTerminalError, objectKey, patchStatusIfChanged, Result, rfc3339, TerminalError } from '@domain-operators/reconcile';
+import type { Client, Clock, ConditionUpdate, ReconcileContext, Reconciler, Recorder, Store } from '@domain-operators/reconcile';
+import { MANAGED_CONFIG_KEYS, redisReplications } from '../api/v1alpha1/index.ts';
+import type { RedisReplication, RedisUser } from '../api/v1alpha1/index.ts';
+import type { BootstrapUsers, Credentials } from '../redis/bootstrap.ts';
+import type { RedisMemberClient } from '../redis/client.ts';
+import { redisConf, restartHash, splitConfig } from '../redis/config-file.ts';
+import { executePlan } from '../redis/execute.ts';
+import {
+  authSecretFor,
+  configMapFor,
+  headlessServiceFor,
+  INTERNAL_KEYS,
+  internalSecretFor,
+  objectNames,
+  OPERATOR_USERNAME,
+  podDisruptionBudgetFor,
+  primaryServiceFor,
+  replicasServiceFor,
+  REPLICATION_USERNAME,
+  statefulSetFor,
+  TEMPLATE_HASH_ANNOTATION,
+} from '../redis/manifests.ts';
+import type { StatefulSetInput } from '../redis/manifests.ts';
+import { decideTopology, INITIAL_MEMORY } from '../redis/topology.ts';
+import type { FailoverSettings, TopologyDecision, TopologyMemory } from '../redis/topology.ts';
+import { CONDITION_TYPES } from '../redis/types.ts';
+import { applyIfChanged, canonicalJson } from './apply.ts';
+import { AppliedMemory } from './applied-memory.ts';
+import { ensureSecret, generatePassword, secretValue } from './credentials.ts';
+import { kinds, USERS_BY_REPLICATION } from './kinds.ts';
+import { incarnationOf, memberPods, PODS_BY_REPLICATION } from './members.ts';
+import { addressesOf, observeMembers } from './observe.ts';
+import type { ObservedMember } from './observe.ts';
+import { PodLabeler } from './pod-labeler.ts';
+import { replicationConditions, requeueDelayMs } from './replication-status.ts';
+import { rolloutPlan } from './rollout.ts';
+import type { RequeueOptions } from './replication-status.ts';
+
+/** The caches the reconciler reads (all may be stale). */
+export interface ReplicationStores {
+  readonly pods: Store<V1Pod>;
+  readonly secrets: Store<V1Secret>;
+  readonly configMaps: Store<V1ConfigMap>;
+  readonly services: Store<V1Service>;
+  readonly statefulSets: Store<V1StatefulSet>;
+  readonly podDisruptionBudgets: Store<V1PodDisruptionBudget>;
+  readonly users: Store<RedisUser>;
+}
+
+/** Dependencies of {@link RedisReplicationReconciler}. */
+export interface RedisReplicationReconcilerDeps {
+  readonly client: Client;
+  readonly stores: ReplicationStores;
+  readonly recorder: Recorder;
+  /** A member client authenticated as the replication's operator user (no I/O on creation). */
+  readonly memberClient: (credentials: Credentials) => RedisMemberClient;
+  /** Monotonic clock for failure timing. */
+  readonly clock: Clock;
+  /** Wall clock for status times. */
+  readonly now?: () => Date;
+  readonly generatePassword?: () => string;
+}
+
+/** Options of {@link RedisReplicationReconciler}. */
+export type RedisReplicationReconcilerOptions = RequeueOptions;
+
+const DEFAULT_USER_ITEM = 'acl:default';
+const CONFIG_ITEM = 'config';
+const DEFAULT_USER_RULES = ['~*', '&*', '+@all'];
+
+function failoverSettings(rr: RedisReplication): FailoverSettings {
+  return { enabled: rr.spec.failover?.enabled ?? true, downAfterMilliseconds: rr.spec.failover?.downAfterMilliseconds ?? 5000 };
+}
+
+/**
+ * Reconciles a RedisReplication. Level-based: every reconcile applies the owned objects that changed (server-side
+ * apply, nothing written at steady state), observes every member, runs one step of `decideTopology` and executes
+ * its plan (REPLICAOF, promotions, role labels, never two Pods labelled primary), applies dynamic config and the
+ * default user's password on member incarnations that lack them, and writes the status when it changed. A scale-down
+ * that would remove the primary, and a rollout that reached the primary, first switch the primary role over (the
+ * StatefulSet's partition keeps the primary out of rollouts, see `rollout.ts`). Topology memory is kept per object
+ * (seeded from `status.primary` after an operator restart). Safe with one worker per key.
+ */
+export class RedisReplicationReconciler implements Reconciler<RedisReplication> {
+  readonly #deps: RedisReplicationReconcilerDeps;
+  readonly #options: RedisReplicationReconcilerOptions;
+  readonly #memory = new Map<string, TopologyMemory>();
+  readonly #applied = new AppliedMemory();
+
+  /** Stores its dependencies; does no I/O. */
+  constructor(deps: RedisReplicationReconcilerDeps, options: RedisReplicationReconcilerOptions = {}) {
+    this.#deps = deps;
+    this.#options = options;
+  }
+
+  async reconcile(rr: RedisReplication, ctx: ReconcileContext): Promise<Result> {
+    const key = objectKey(rr);
+    if (rr.metadata.deletionTimestamp !== undefined) {
+      // Owned objects go with the garbage collector; only our memory needs forgetting.
+      this.#memory.delete(key);
+      this.#applied.forget(key);
+      return Result.done();
+    }
+    const managed = Object.keys(rr.spec.config ?? {}).filter((k) => (MANAGED_CONFIG_KEYS as readonly string[]).includes(k.toLowerCase()));
+    if (managed.length > 0) {
+      await this.#writeStatus(rr, [condition(CONDITION_TYPES.ready, false, 'InvalidConfig', `the operator manages ${managed.join(', ')}: remove them from spec.config`)], {});
+      return Result.done();
+    }
+    const users = await this.#bootstrapUsers(rr, ctx.signal);
+    const defaultPassword = await this.#defaultPassword(rr, ctx.signal);
+    if (defaultPassword === undefined) {
+      const ref = rr.spec.auth?.secretRef;
+      await this.#writeStatus(rr, [condition(CONDITION_TYPES.ready, false, 'AuthSecretNotFound', `Secret ${ref?.name ?? ''} has no key ${ref?.key ?? 'password'}`)], {});
+      return Result.done(); // the Secret watch wakes us
+    }
+    const confInput = { config: rr.spec.config, persistent: rr.spec.storage !== undefined, users: { ...users, defaultPassword } };
+    const names = objectNames(rr.metadata.name ?? '');
+    const desired = rr.spec.replicas;
+    const pods = memberPods(this.#deps.stores.pods.byIndex(PODS_BY_REPLICATION, key), names.statefulSet);
+    const client = this.#deps.memberClient(users.operator);
+    // A member that does not answer was down at least since we asked, not since its timeout expired.
+    const now = this.#deps.clock.now();
+    const observed = await observeMembers(pods, client);
+    const inRange = observed.filter((m) => m.ordinal < desired);
+    const memory = this.#memory.get(key) ?? seedMemory(rr);
+    const outgoing = observed.find((m) => m.ordinal >= desired && (m.pod === memory.primary || m.label === 'primary'));
+
+    const stsInput = { replicas: outgoing === undefined ? desired : Math.max(desired, ...pods.map((p) => p.ordinal + 1)), restartHash: restartHash(confInput) };
+    const templateHash = statefulSetFor(rr, { ...stsInput, partition: 0 }).metadata?.annotations?.[TEMPLATE_HASH_ANNOTATION] ?? '';
+    const updateRevision = this.#updateRevision(rr, templateHash);
+    const { partition } = rolloutPlan({ updateRevision, members: inRange.map((m) => m.member), primary: memory.primary, converged: false });
+    await this.#applyObjects(rr, redisConf(confInput), { ...stsInput, partition }, ctx.signal);
+
+    const labeler = new PodLabeler({ client: this.#deps.client }, { namespace: rr.metadata.namespace ?? '', signal: ctx.signal });
+    let decision: TopologyDecision;
+    if (outgoing === undefined) {
+      decision = decideTopology({ members: inRange, memory, failover: failoverSettings(rr), now });
+    } else {
+      decision = await this.#switchover(rr, outgoing, inRange, memory, { client, labeler, now }, 'ScaleDown');
+    }
+    try {
+      await executePlan(decision.actions, addressesOf(observed), { client, labeler });
+      this.#memory.set(key, decision.memory);
+    } catch (err) {
+      this.#memory.set(key, { ...memory, unreachableSince: decision.memory.unreachableSince });
+      this.#recordEvents(rr, decision);
+      throw err;
+    }
+    if (outgoing?.address !== undefined && decision.primary !== undefined) {
+      const primaryAddress = addressesOf(inRange).get(decision.primary);
+      if (primaryAddress !== undefined) await client.replicaOf(outgoing.address, primaryAddress).catch(() => undefined);
+    }
+    this.#recordEvents(rr, decision);
+
+    const liveProblems = await this.#applyLiveState(rr, inRange, defaultPassword, client);
+    const conditions = replicationConditions(decision, { members: inRange.length, desired, problems: liveProblems });
+    const lastFailoverTime = decision.failoverStarted ? rfc3339(this.#deps.now?.() ?? new Date()) : rr.status?.lastFailoverTime;
+    await this.#writeStatus(rr, conditions, {
+      primary: decision.primary ?? decision.memory.primary ?? null,
+      members: decision.members.map((m) => ({ ...m })),
+      readyReplicas: decision.readyReplicas,
+      ...(lastFailoverTime !== undefined && { lastFailoverTime }),
+    });
+    const counts = { members: inRange.length, observed: observed.length, unreachable: observed.filter((m) => m.info === undefined).length, desired };
+    const converged =
+      outgoing === undefined &&
+      liveProblems.length === 0 &&
+      decision.actions.length === 0 &&
+      decision.memory.failover === undefined &&
+      counts.members === desired &&
+      counts.observed === desired &&
+      conditions.some((c) => c.type === CONDITION_TYPES.ready && c.status === 'True');
+    const rollout = rolloutPlan({ updateRevision, members: inRange.map((m) => m.member), primary: decision.primary, converged });
+    if (rollout.switchoverTo !== undefined) {
+      await this.#rolloutSwitchover(rr, decision.primary ?? '', inRange, rollout.switchoverTo, { client, labeler, now });
+      return Result.requeueAfter(this.#options.activeRequeueMs ?? 1_000);
+    }
+    return Result.requeueAfter(requeueDelayMs(decision, counts, this.#options));
+  }
+
+  /** The StatefulSet's update revision, once the cached StatefulSet has the desired template and its controller has seen it. */
+  #updateRevision(rr: RedisReplication, templateHash: string): string | undefined {
+    const sts = this.#deps.stores.statefulSets.get(`${rr.metadata.namespace ?? ''}/${objectNames(rr.metadata.name ?? '').statefulSet}`);
+    if (sts?.metadata?.annotations?.[TEMPLATE_HASH_ANNOTATION] !== templateHash) return undefined;
+    if (sts.status?.observedGeneration !== sts.metadata.generation) return undefined;
+    return sts.status?.updateRevision;
+  }
+
+  /** Hands the primary role to the best of `candidates` (current members) so the rollout can replace the old primary. */
+  async #rolloutSwitchover(
+    rr: RedisReplication,
+    primaryPod: string,
+    members: readonly ObservedMember[],
+    candidates: readonly string[],
+    tools: { client: RedisMemberClient; labeler: PodLabeler; now: number },
+  ): Promise<void> {
+    const key = objectKey(rr);
+    const primary = members.find((m) => m.pod === primaryPod);
+    if (primary === undefined) return;
+    const chosen = members.filter((m) => candidates.includes(m.pod));
+    const decision = await this.#switchover(rr, primary, chosen, this.#memory.get(key) ?? seedMemory(rr), tools, 'RollingUpdate');
+    await executePlan(decision.actions, addressesOf(members), { client: tools.client, labeler: tools.labeler });
+    this.#memory.set(key, { ...decision.memory, unreachableSince: {} });
+    const newPrimary = decision.primary === undefined ? undefined : addressesOf(chosen).get(decision.primary);
+    if (primary.address !== undefined && newPrimary !== undefined) await tools.client.replicaOf(primary.address, newPrimary);
+    this.#recordEvents(rr, decision);
+  }
+
+  /** The operator and replication users, from the internal Secret (created with new passwords the first time). */
+  async #bootstrapUsers(rr: RedisReplication, signal: AbortSignal): Promise<Pick<BootstrapUsers, 'operator' | 'replication'>> {
+    const generate = this.#deps.generatePassword ?? generatePassword;
+    const fresh = { operator: { username: OPERATOR_USERNAME, password: generate() }, replication: { username: REPLICATION_USERNAME, password: generate() } };
+    const secret = await ensureSecret({ client: this.#deps.client, secrets: this.#deps.stores.secrets }, internalSecretFor(rr, fresh), signal);
+    const operator = secretValue(secret, INTERNAL_KEYS.operatorPassword);
+    const replication = secretValue(secret, INTERNAL_KEYS.replicationPassword);
+    if (operator === undefined || replication === undefined) {
+      throw new TerminalError(`Secret ${secret.metadata?.name ?? ''} lacks ${INTERNAL_KEYS.operatorPassword} or ${INTERNAL_KEYS.replicationPassword}; delete it to generate new ones`, 'InternalSecretInvalid');
+    }
+    return { operator: { username: OPERATOR_USERNAME, password: operator }, replication: { username: REPLICATION_USERNAME, password: replication } };
+  }
+
+  /** The default user's password: from `auth.secretRef` (undefined while missing), else the generated `<name>-auth`. */
+  async #defaultPassword(rr: RedisReplication, signal: AbortSignal): Promise<string | undefined> {
+    const ref = rr.spec.auth?.secretRef;
+    const stores = { client: this.#deps.client, secrets: this.#deps.stores.secrets };
+    if (ref !== undefined) return secretValue(this.#deps.stores.secrets.get(`${rr.metadata.namespace ?? ''}/${ref.name}`), ref.key ?? 'password');
+    const secret = await ensureSecret(stores, authSecretFor(rr, (this.#deps.generatePassword ?? generatePassword)()), signal);
+    return secretValue(secret, 'password');
+  }
+
+  /** Applies the owned objects that changed. */
+  async #applyObjects(rr: RedisReplication, conf: string, sts: StatefulSetInput, signal: AbortSignal): Promise<void> {
+    const { client, stores } = this.#deps;
+    await applyIfChanged({ client, type: kinds.configMap, store: stores.configMaps }, configMapFor(rr, conf), signal);
+    await applyIfChanged({ client, type: kinds.service, store: stores.services }, headlessServiceFor(rr), signal);
+    await applyIfChanged({ client, type: kinds.service, store: stores.services }, primaryServiceFor(rr), signal);
+    await applyIfChanged({ client, type: kinds.service, store: stores.services }, replicasServiceFor(rr), signal);
+    await applyIfChanged({ client, type: kinds.podDisruptionBudget, store: stores.podDisruptionBudgets }, podDisruptionBudgetFor(rr), signal);
+    await applyIfChanged({ client, type: kinds.statefulSet, store: stores.statefulSets }, statefulSetFor(rr, sts), signal);
+  }
+
+  /**
+   * The primary must go (a scale-down removes it, or a rollout replaces it): take its primary label away (the
+   * Service stops sending it writes), let a replica acknowledge its offset, then let the topology step choose the
+   * best other member as if the outgoing one were gone. The caller repoints the outgoing member afterwards.
+   */
+  async #switchover(
+    rr: RedisReplication,
+    outgoing: ObservedMember,
+    inRange: readonly ObservedMember[],
+    memory: TopologyMemory,
+    tools: { client: RedisMemberClient; labeler: PodLabeler; now: number },
+    why: 'ScaleDown' | 'RollingUpdate',
+  ): Promise<TopologyDecision> {
+    if (outgoing.label === 'primary') await tools.labeler.setRole(outgoing.pod, 'replica');
+    if (outgoing.address !== undefined && outgoing.info?.replication.role === 'primary') {
+      await tools.client.wait(outgoing.address, 1, 2_000).catch(() => 0);
+    }
+    const fresh = await observeMembers(
+      inRange.map((m) => m.member),
+      tools.client,
+    );
+    const because = why === 'ScaleDown' ? 'is being scaled away' : 'is next to be replaced with the new Pod template';
+    this.#deps.recorder.record(rr, { type: 'Normal', reason: 'Switchover', action: why, note: `primary ${outgoing.pod} ${because}; promoting the best other member` });
+    return decideTopology({ members: fresh, memory: { unreachableSince: memory.unreachableSince }, failover: failoverSettings(rr), now: tools.now });
+  }
+
+  /** Live config and the default user on every answering member incarnation that lacks them; returns problems. */
+  async #applyLiveState(rr: RedisReplication, members: readonly ObservedMember[], defaultPassword: string, client: RedisMemberClient): Promise<string[]> {
+    const key = objectKey(rr);
+    const problems: string[] = [];
+    const dynamic = splitConfig(rr.spec.config).dynamic;
+    const configHash = canonicalJson(dynamic);
+    const defaultClaimed = this.#deps.stores.users.byIndex(USERS_BY_REPLICATION, key).some((u) => u.spec.username === 'default');
+    if (defaultClaimed) this.#applied.forgetItem(key, DEFAULT_USER_ITEM);
+    const defaultHash = canonicalJson({ rules: DEFAULT_USER_RULES, password: defaultPassword });
+    this.#applied.retain(key, new Set(members.map((m) => incarnationOf(m.member.pod))));
+    for (const m of members) {
+      if (m.info === undefined || m.address === undefined) continue;
+      const incarnation = incarnationOf(m.member.pod);
+      try {
+        if (!this.#applied.has(key, incarnation, CONFIG_ITEM, configHash)) {
+          await client.configSet(m.address, dynamic);
+          this.#applied.record(key, incarnation, CONFIG_ITEM, configHash);
+        }
+        if (!defaultClaimed && !this.#applied.has(key, incarnation, DEFAULT_USER_ITEM, defaultHash)) {
+          await client.aclSetUser(m.address, ['default', 'reset', 'on', ...DEFAULT_USER_RULES, `>${defaultPassword}`]);
+          this.#applied.record(key, incarnation, DEFAULT_USER_ITEM, defaultHash);
+        }
+      } catch (err) {
+        if (!isTerminalError(err)) throw err;
+        problems.push(err.message);
+      }
+    }
+    return problems;
+  }
+
+  #recordEvents(rr: RedisReplication, decision: TopologyDecision): void {
+    for (const e of decision.events) this.#deps.recorder.record(rr, { type: e.type, reason: e.reason, action: e.reason.startsWith('Failover') ? 'Failover' : 'Topology', note: e.message });
+  }
+
+  async #writeStatus(rr: RedisReplication, conditions: readonly ConditionUpdate[], fields: Readonly<Record<string, unknown>>): Promise<void> {
+    await patchStatusIfChanged(this.#deps.client, redisReplications.type, rr, { conditions, fields }, { now: this.#deps.now?.() ?? new Date() });
+  }
+}
+
+function condition(type: string, status: boolean, reason: string, message: string): ConditionUpdate {
+  return { type, status: status ? 'True' : 'False', reason, message };
+}
+
+/** The topology memory after an operator restart: the primary the status names. */
+function seedMemory(rr: RedisReplication): TopologyMemory {
+  const primary = rr.status?.primary;
+  return primary === undefined ? INITIAL_MEMORY : { ...INITIAL_MEMORY, primary };
+}

@@ -1,0 +1,194 @@
+/**
+ * The RedisUser reconciler: one ACL user on every member of a RedisReplication, applied without restarts,
+ * re-applied on members that restarted (run-time users vanish with the process), removed on deletion.
+ */
+import { createHash } from 'node:crypto';
+import type { V1Pod, V1Secret } from '@kubernetes/client-node';
+import { isTerminalError, objectKey, patchStatusIfChanged, Result, withFinalizer } from '@domain-operators/reconcile';
+import type { Client, ConditionUpdate, ReconcileContext, Reconciler, Recorder, Store } from '@domain-operators/reconcile';
+import { GROUP, redisUsers } from '../api/v1alpha1/index.ts';
+import type { RedisReplication, RedisUser } from '../api/v1alpha1/index.ts';
+import { aclSetUserArgs, usernameProblem, validateAclRules } from '../redis/acl.ts';
+import type { Credentials } from '../redis/bootstrap.ts';
+import type { RedisMemberClient } from '../redis/client.ts';
+import { INTERNAL_KEYS, objectNames, OPERATOR_USERNAME, REPLICATION_USERNAME } from '../redis/manifests.ts';
+import { canonicalJson } from './apply.ts';
+import { AppliedMemory } from './applied-memory.ts';
+import { ensureSecret, generatePassword, secretValue } from './credentials.ts';
+import { incarnationOf, isPodReady, memberPods, podAddress, PODS_BY_REPLICATION } from './members.ts';
+
+/** The finalizer that guards ACL DELUSER. */
+export const USER_FINALIZER = `${GROUP}/user`;
+
+/** Dependencies of {@link RedisUserReconciler}. */
+export interface RedisUserReconcilerDeps {
+  readonly client: Client;
+  readonly stores: {
+    readonly pods: Store<V1Pod>;
+    readonly secrets: Store<V1Secret>;
+    readonly replications: Store<RedisReplication>;
+  };
+  readonly recorder: Recorder;
+  readonly memberClient: (credentials: Credentials) => RedisMemberClient;
+  readonly now?: () => Date;
+  readonly generatePassword?: () => string;
+}
+
+/** Options of {@link RedisUserReconciler}. */
+export interface RedisUserReconcilerOptions {
+  /** Requeue while some member has not got the user. Default 2000 ms. */
+  readonly pendingRequeueMs?: number;
+  /** Requeue after everything is applied (a safety net: Pod changes wake the reconciler). Default 60 000 ms. */
+  readonly resyncMs?: number;
+}
+
+/** The generated password Secret of a RedisUser without `passwordSecretRef`. Pure. */
+export function userSecretName(user: RedisUser): string {
+  return `${user.metadata.name ?? ''}-redis-credentials`;
+}
+
+const USER_ITEM = 'user';
+
+type Outcome = { readonly ready: true; readonly applied: number } | { readonly ready: false; readonly reason: string; readonly message: string; readonly retryMs?: number };
+
+/**
+ * Reconciles a RedisUser: validates the name and rules (a bad rule is a `Ready=False InvalidAclRule` condition
+ * naming the rule, no retry until the spec changes), resolves the password (from `passwordSecretRef`, else a
+ * generated Secret), and runs `ACL SETUSER <name> reset … >password` on every ready member incarnation that does not
+ * have this exact user yet (so a rotation, a rule change and a restarted or new Pod each cause one write per member).
+ * Deletion runs `ACL DELUSER` on every member behind a finalizer; `default` cannot be deleted and is handed back
+ * to the RedisReplication, which restores full access with its auth password.
+ */
+export class RedisUserReconciler implements Reconciler<RedisUser> {
+  readonly #deps: RedisUserReconcilerDeps;
+  readonly #options: RedisUserReconcilerOptions;
+  readonly #applied = new AppliedMemory();
+
+  /** Stores its dependencies; does no I/O. */
+  constructor(deps: RedisUserReconcilerDeps, options: RedisUserReconcilerOptions = {}) {
+    this.#deps = deps;
+    this.#options = options;
+  }
+
+  reconcile(user: RedisUser, ctx: ReconcileContext): Promise<Result> {
+    return withFinalizer(
+      user,
+      { finalizer: USER_FINALIZER, apply: (u) => this.#apply(u, ctx), cleanup: (u) => this.#cleanup(u) },
+      { client: this.#deps.client, type: redisUsers.type, recorder: this.#deps.recorder, group: GROUP, signal: ctx.signal },
+    );
+  }
+
+  async #apply(user: RedisUser, ctx: ReconcileContext): Promise<Result> {
+    const outcome = await this.#sync(user, ctx);
+    const conditions: ConditionUpdate[] = [
+      outcome.ready
+        ? { type: 'Ready', status: 'True', reason: 'UserApplied', message: `user ${user.spec.username} is applied on ${outcome.applied} member(s)` }
+        : { type: 'Ready', status: 'False', reason: outcome.reason, message: outcome.message },
+    ];
+    const secretName = user.spec.passwordSecretRef?.name ?? userSecretName(user);
+    await patchStatusIfChanged(
+      this.#deps.client,
+      redisUsers.type,
+      user,
+      { conditions, fields: { secretName, ...(outcome.ready && { appliedMembers: outcome.applied }) } },
+      { now: this.#deps.now?.() ?? new Date(), signal: ctx.signal },
+    );
+    if (outcome.ready) return Result.requeueAfter(this.#options.resyncMs ?? 60_000);
+    return outcome.retryMs === undefined ? Result.done() : Result.requeueAfter(outcome.retryMs);
+  }
+
+  async #sync(user: RedisUser, ctx: ReconcileContext): Promise<Outcome> {
+    const pending = this.#options.pendingRequeueMs ?? 2_000;
+    const nameProblem = usernameProblem(user.spec.username, [OPERATOR_USERNAME, REPLICATION_USERNAME]);
+    if (nameProblem !== undefined) return { ready: false, reason: 'InvalidUsername', message: nameProblem };
+    const ruleProblems = validateAclRules(user.spec.rules);
+    if (ruleProblems.length > 0) return { ready: false, reason: 'InvalidAclRule', message: ruleProblems.map((p) => `${p.rule}: ${p.message}`).join('; ') };
+    const target = this.#target(user);
+    if (target.kind === 'missing') return { ready: false, reason: target.reason, message: target.message, retryMs: pending };
+    const password = await this.#password(user, ctx.signal);
+    if (password === undefined) {
+      return { ready: false, reason: 'SecretNotFound', message: `Secret ${user.spec.passwordSecretRef?.name ?? ''} has no key ${user.spec.passwordSecretRef?.key ?? 'password'}` };
+    }
+    const args = aclSetUserArgs({ username: user.spec.username, password, rules: user.spec.rules });
+    const hash = createHash('sha256').update(canonicalJson(args)).digest('hex');
+    const key = objectKey(user);
+    const client = this.#deps.memberClient(target.operator);
+    const pods = memberPods(this.#deps.stores.pods.byIndex(PODS_BY_REPLICATION, objectKey(target.replication)), objectNames(target.replication.metadata.name ?? '').statefulSet);
+    this.#applied.retain(key, new Set(pods.map((p) => incarnationOf(p.pod))));
+    let applied = 0;
+    const waiting: string[] = [];
+    for (const { pod, name } of pods) {
+      const address = podAddress(pod);
+      if (address === undefined || !isPodReady(pod)) {
+        waiting.push(`${name} is not ready`);
+        continue;
+      }
+      const incarnation = incarnationOf(pod);
+      if (this.#applied.has(key, incarnation, USER_ITEM, hash)) {
+        applied++;
+        continue;
+      }
+      try {
+        await client.aclSetUser(address, args);
+        this.#applied.record(key, incarnation, USER_ITEM, hash);
+        applied++;
+      } catch (err) {
+        if (isTerminalError(err)) return { ready: false, reason: err.reason, message: err.message };
+        waiting.push(err instanceof Error ? err.message : String(err));
+      }
+    }
+    if (pods.length === 0) return { ready: false, reason: 'MembersPending', message: `RedisReplication ${target.replication.metadata.name ?? ''} has no members yet`, retryMs: pending };
+    if (waiting.length > 0) return { ready: false, reason: 'MembersPending', message: `applied on ${applied} of ${pods.length} member(s); ${waiting.join('; ')}`, retryMs: pending };
+    return { ready: true, applied };
+  }
+
+  #target(user: RedisUser): { kind: 'found'; replication: RedisReplication; operator: Credentials } | { kind: 'missing'; reason: string; message: string } {
+    const namespace = user.metadata.namespace ?? '';
+    const name = user.spec.replicationRef.name;
+    const replication = this.#deps.stores.replications.get(`${namespace}/${name}`);
+    if (replication === undefined) return { kind: 'missing', reason: 'ReplicationNotFound', message: `RedisReplication ${name} does not exist` };
+    const internal = this.#deps.stores.secrets.get(`${namespace}/${objectNames(name).internalSecret}`);
+    const password = secretValue(internal, INTERNAL_KEYS.operatorPassword);
+    if (password === undefined) return { kind: 'missing', reason: 'ReplicationNotReady', message: `RedisReplication ${name} has no credentials yet` };
+    return { kind: 'found', replication, operator: { username: OPERATOR_USERNAME, password } };
+  }
+
+  async #password(user: RedisUser, signal: AbortSignal): Promise<string | undefined> {
+    const ref = user.spec.passwordSecretRef;
+    const namespace = user.metadata.namespace ?? '';
+    if (ref !== undefined) return secretValue(this.#deps.stores.secrets.get(`${namespace}/${ref.name}`), ref.key ?? 'password');
+    const secret: V1Secret = {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      type: 'Opaque',
+      metadata: {
+        name: userSecretName(user),
+        namespace,
+        labels: { 'app.kubernetes.io/managed-by': 'redis-operator' },
+        ownerReferences: [{ apiVersion: user.apiVersion, kind: user.kind, name: user.metadata.name ?? '', uid: user.metadata.uid ?? '', controller: true, blockOwnerDeletion: true }],
+      },
+      stringData: { username: user.spec.username, password: (this.#deps.generatePassword ?? generatePassword)() },
+    };
+    return secretValue(await ensureSecret({ client: this.#deps.client, secrets: this.#deps.stores.secrets }, secret, signal), 'password');
+  }
+
+  /** ACL DELUSER on every ready member; members that are not ready lose run-time users when they restart anyway. */
+  async #cleanup(user: RedisUser): Promise<Result> {
+    const key = objectKey(user);
+    const target = this.#target(user);
+    if (target.kind === 'missing' || user.spec.username === 'default') {
+      this.#applied.forget(key);
+      return Result.done();
+    }
+    const client = this.#deps.memberClient(target.operator);
+    const pods = memberPods(this.#deps.stores.pods.byIndex(PODS_BY_REPLICATION, objectKey(target.replication)), objectNames(target.replication.metadata.name ?? '').statefulSet);
+    for (const { pod } of pods) {
+      const address = podAddress(pod);
+      if (address === undefined || !isPodReady(pod)) continue;
+      await client.aclDelUser(address, user.spec.username);
+    }
+    this.#applied.forget(key);
+    this.#deps.recorder.record(user, { type: 'Normal', reason: 'UserDeleted', action: 'DeleteUser', note: `user ${user.spec.username} deleted on ${pods.length} member(s)` });
+    return Result.done();
+  }
+}

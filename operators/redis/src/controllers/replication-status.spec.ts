@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import type { TopologyCondition } from '../redis/topology.ts';
+import { INITIAL_MEMORY } from '../redis/topology.ts';
+import { replicationConditions, requeueDelayMs } from './replication-status.ts';
+
+const readyTrue: TopologyCondition = { type: 'Ready', status: 'True', reason: 'TopologyConverged', message: 'ok' };
+const primaryDown: TopologyCondition = { type: 'Ready', status: 'False', reason: 'PrimaryUnavailable', message: 'down' };
+const counts = { members: 3, observed: 3, unreachable: 0, desired: 3 };
+
+describe('replicationConditions', () => {
+  it('keeps the decision when all is well', () => {
+    expect(replicationConditions({ conditions: [readyTrue] }, { members: 3, desired: 3, problems: [] })).toEqual([readyTrue]);
+  });
+
+  it('is not Ready while members are missing or Redis refused config', () => {
+    expect(replicationConditions({ conditions: [readyTrue] }, { members: 2, desired: 3, problems: [] })[0]).toMatchObject({ status: 'False', reason: 'MembersPending' });
+    expect(replicationConditions({ conditions: [readyTrue] }, { members: 3, desired: 3, problems: ['bad value'] })[0]).toMatchObject({
+      status: 'False',
+      reason: 'InvalidConfig',
+      message: 'bad value',
+    });
+  });
+});
+
+describe('requeueDelayMs', () => {
+  it('polls fast while the primary is down, often while converging, calmly at steady state', () => {
+    const steady = { conditions: [readyTrue], memory: INITIAL_MEMORY, actions: [] };
+    expect(requeueDelayMs(steady, counts)).toBe(2_000);
+    expect(requeueDelayMs({ ...steady, conditions: [primaryDown] }, counts)).toBe(250);
+    expect(requeueDelayMs({ ...steady, requeueAfterMs: 100 }, counts)).toBe(100);
+    expect(requeueDelayMs({ ...steady, actions: [{ kind: 'promote', pod: 'a' }] }, counts)).toBe(1_000);
+    expect(requeueDelayMs(steady, { ...counts, unreachable: 1 })).toBe(1_000);
+    expect(requeueDelayMs(steady, { ...counts, members: 2 })).toBe(1_000);
+    expect(requeueDelayMs({ ...steady, memory: { ...INITIAL_MEMORY, failover: { from: 'a', to: 'b', startedAt: 0 } } }, counts)).toBe(1_000);
+  });
+});

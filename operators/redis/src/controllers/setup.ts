@@ -1,0 +1,117 @@
+/**
+ * Registers this operator's informers and controllers with a Manager.
+ */
+import type { V1Pod, V1Secret } from '@kubernetes/client-node';
+import { bySecretRef, ControllerBuilder, controllerRefOf, enqueueControllerOwner, objectKey, requestFor, systemClock } from '@domain-operators/reconcile';
+import type { Client, ControllerOptions, InformerCache, MapFunc, Recorder, Request } from '@domain-operators/reconcile';
+import { redisReplications, redisUsers } from '../api/v1alpha1/index.ts';
+import type { RedisReplication, RedisUser } from '../api/v1alpha1/index.ts';
+import type { Credentials } from '../redis/bootstrap.ts';
+import { IoredisMemberClient } from '../redis/client.ts';
+import type { RedisMemberClient } from '../redis/client.ts';
+import { MANAGED_BY, REPLICATION_LABEL } from '../redis/manifests.ts';
+import { kinds, USERS_BY_REPLICATION, USERS_BY_SECRET, usersByReplication } from './kinds.ts';
+import { PODS_BY_REPLICATION, podsByReplication } from './members.ts';
+import { RedisReplicationReconciler } from './redisreplication.reconciler.ts';
+import { RedisUserReconciler } from './redisuser.reconciler.ts';
+
+/** What the controllers need from the process. */
+export interface ControllerSetupDeps {
+  readonly informers: InformerCache;
+  readonly client: Client;
+  readonly recorder: Recorder;
+  /** Default: an {@link IoredisMemberClient} per call. */
+  readonly memberClient?: (credentials: Credentials) => RedisMemberClient;
+}
+
+/** A registered controller, ready to be added to the manager. */
+export interface Runnables {
+  readonly replications: { readonly name: string; start(signal: AbortSignal): Promise<void> };
+  readonly users: { readonly name: string; start(signal: AbortSignal): Promise<void> };
+}
+
+const OWNED = `app.kubernetes.io/managed-by=${MANAGED_BY}`;
+
+/**
+ * Builds both controllers over the shared informers: owned kinds are watched only with the operator's
+ * `managed-by` label (member Pods included), Secrets all (users reference their own), RedisUsers indexed by the
+ * replication they target and the Secret they reference. Call once per process, before the manager starts.
+ */
+export function buildControllers(deps: ControllerSetupDeps, options: ControllerOptions): Runnables {
+  const { informers, client, recorder } = deps;
+  const memberClient = deps.memberClient ?? ((credentials: Credentials) => new IoredisMemberClient({ credentials, connectTimeoutMs: 1_000, commandTimeoutMs: 1_000 }));
+  const owned = { scope: { labelSelector: OWNED } };
+  const pods = informers.informerFor(kinds.pod, { ...owned, indexers: { [PODS_BY_REPLICATION]: podsByReplication } });
+  const secrets = informers.informerFor(kinds.secret);
+  const configMaps = informers.informerFor(kinds.configMap, owned);
+  const services = informers.informerFor(kinds.service, owned);
+  const statefulSets = informers.informerFor(kinds.statefulSet, owned);
+  const pdbs = informers.informerFor(kinds.podDisruptionBudget, owned);
+  const users = informers.informerFor<RedisUser>(redisUsers.type, {
+    indexers: {
+      [USERS_BY_REPLICATION]: usersByReplication,
+      [USERS_BY_SECRET]: bySecretRef<RedisUser>((u) => [u.spec.passwordSecretRef?.name]),
+    },
+  });
+  const replications = informers.informerFor<RedisReplication>(redisReplications.type);
+
+  const toReplication: MapFunc<V1Pod> = (pod) => {
+    const name = pod.metadata?.labels?.[REPLICATION_LABEL];
+    return name === undefined ? [] : [{ namespace: pod.metadata?.namespace, name }];
+  };
+  const replicationOfSecret: MapFunc<V1Secret> = (secret) => {
+    const requests: Request[] = [...enqueueControllerOwner(redisReplications.type)(secret)];
+    for (const rr of replications.store.list(secret.metadata?.namespace)) {
+      if (rr.spec.auth?.secretRef?.name === secret.metadata?.name) requests.push(requestFor(rr));
+    }
+    return requests;
+  };
+  const usersOf = (replicationKey: string): Request[] => users.store.byIndex(USERS_BY_REPLICATION, replicationKey).map(requestFor);
+  const replicationOfUser: MapFunc<RedisUser> = (user) => [{ namespace: user.metadata.namespace, name: user.spec.replicationRef.name }];
+  const ownedBy = (kind: typeof redisReplications.type): MapFunc => enqueueControllerOwner(kind);
+
+  const replicationController = new ControllerBuilder({ informers }, 'redisreplication')
+    .for(redisReplications.type)
+    .watches(kinds.statefulSet, ownedBy(redisReplications.type), { request: owned })
+    .watches(kinds.service, ownedBy(redisReplications.type), { request: owned })
+    .watches(kinds.configMap, ownedBy(redisReplications.type), { request: owned })
+    .watches(kinds.podDisruptionBudget, ownedBy(redisReplications.type), { request: owned })
+    .watches(kinds.pod, toReplication, { request: owned })
+    .watches(kinds.secret, replicationOfSecret)
+    .watches(redisUsers.type, replicationOfUser)
+    .withOptions(options)
+    .complete(
+      new RedisReplicationReconciler({
+        client,
+        recorder,
+        memberClient,
+        clock: options.clock ?? systemClock,
+        stores: {
+          pods: pods.store,
+          secrets: secrets.store,
+          configMaps: configMaps.store,
+          services: services.store,
+          statefulSets: statefulSets.store,
+          podDisruptionBudgets: pdbs.store,
+          users: users.store,
+        },
+      }),
+    );
+
+  const userController = new ControllerBuilder({ informers }, 'redisuser')
+    .for(redisUsers.type)
+    .watches(kinds.pod, (pod: V1Pod) => toReplication(pod).flatMap((r) => usersOf(`${r.namespace ?? ''}/${r.name}`)), { request: owned })
+    .watches(redisReplications.type, (rr: RedisReplication) => usersOf(objectKey(rr)))
+    .watches(kinds.secret, (secret: V1Secret) => {
+      const key = objectKey(secret);
+      const owner = controllerRefOf(secret);
+      const byRef = users.store.byIndex(USERS_BY_SECRET, key).map(requestFor);
+      const generatedFor = owner?.kind === redisUsers.kind ? [{ namespace: secret.metadata?.namespace, name: owner.name }] : [];
+      const internalOf = owner?.kind === redisReplications.kind ? usersOf(`${secret.metadata?.namespace ?? ''}/${owner.name}`) : [];
+      return [...byRef, ...generatedFor, ...internalOf];
+    })
+    .withOptions(options)
+    .complete(new RedisUserReconciler({ client, recorder, memberClient, stores: { pods: pods.store, secrets: secrets.store, replications: replications.store } }));
+
+  return { replications: replicationController, users: userController };
+}

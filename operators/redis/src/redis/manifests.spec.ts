@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import type { RedisReplication } from '../api/v1alpha1/index.ts';
+import { primaryServiceFor, replicasServiceFor, statefulSetFor, podDisruptionBudgetFor, internalSecretFor } from './manifests.ts';
+import { ROLE_LABEL } from './types.ts';
+
+const rr: RedisReplication = {
+  apiVersion: 'redis.domain-operators.io/v1alpha1',
+  kind: 'RedisReplication',
+  metadata: { name: 'cache', namespace: 'apps', uid: 'u-1' },
+  spec: { replicas: 3, image: 'redis:7.2', podTemplate: { labels: { team: 'a', [`redis.domain-operators.io/replication`]: 'hijack' } } },
+};
+
+describe('owned objects', () => {
+  it('the StatefulSet runs redis-server with the mounted config, never carries the role label, and selects stable labels', () => {
+    const sts = statefulSetFor(rr, { replicas: 3, restartHash: 'h1', partition: 0 });
+    const container = sts.spec?.template.spec?.containers[0];
+    expect(container?.args).toEqual(['redis-server', '/etc/redis/redis.conf']);
+    expect(container?.command).toBeUndefined();
+    expect(sts.spec?.selector.matchLabels).toEqual({ 'app.kubernetes.io/name': 'redis', 'redis.domain-operators.io/replication': 'cache' });
+    expect(sts.spec?.template.metadata?.labels?.[ROLE_LABEL]).toBeUndefined();
+    expect(sts.spec?.template.metadata?.labels?.['redis.domain-operators.io/replication']).toBe('cache');
+    expect(sts.spec?.template.metadata?.labels?.['team']).toBe('a');
+    expect(sts.spec?.template.spec?.volumes?.map((v) => v.name)).toEqual(['config', 'internal', 'data']);
+    expect(sts.metadata?.ownerReferences?.[0]).toMatchObject({ kind: 'RedisReplication', name: 'cache', uid: 'u-1', controller: true });
+  });
+
+  it('uses a claim template instead of an emptyDir with storage', () => {
+    const sts = statefulSetFor({ ...rr, spec: { ...rr.spec, storage: { size: '1Gi' } } }, { replicas: 3, restartHash: 'h1', partition: 0 });
+    expect(sts.spec?.template.spec?.volumes?.map((v) => v.name)).toEqual(['config', 'internal']);
+    expect(sts.spec?.volumeClaimTemplates?.[0]?.spec?.resources?.requests).toEqual({ storage: '1Gi' });
+  });
+
+  it('the primary Service selects only role=primary, the replicas Service role=replica', () => {
+    expect(primaryServiceFor(rr).spec?.selector?.[ROLE_LABEL]).toBe('primary');
+    expect(primaryServiceFor(rr).metadata?.name).toBe('cache');
+    expect(replicasServiceFor(rr).spec?.selector?.[ROLE_LABEL]).toBe('replica');
+    expect(podDisruptionBudgetFor(rr).spec?.maxUnavailable).toBe(1);
+  });
+
+  it('keeps the replication password in the Secret include file only', () => {
+    const secret = internalSecretFor(rr, { operator: { username: 'redis-operator', password: 'p1' }, replication: { username: 'replication', password: 'p2' } });
+    expect(secret.stringData?.['replication-auth.conf']).toBe('masteruser replication\nmasterauth "p2"\n');
+  });
+});

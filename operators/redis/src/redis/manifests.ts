@@ -1,0 +1,271 @@
+/**
+ * The Kubernetes objects a RedisReplication owns, as pure functions of the resource and its credentials: the
+ * StatefulSet of members, the headless, primary and replicas Services, the PodDisruptionBudget, the ConfigMap
+ * with redis.conf and the Secrets. Every object carries a controller ownerReference to the RedisReplication.
+ */
+import type {
+  V1ConfigMap,
+  V1OwnerReference,
+  V1PodDisruptionBudget,
+  V1PodSpec,
+  V1Secret,
+  V1Service,
+  V1StatefulSet,
+  V1Toleration,
+  V1Volume,
+} from '@kubernetes/client-node';
+import { createHash } from 'node:crypto';
+import type { RedisReplication } from '../api/v1alpha1/index.ts';
+import type { BootstrapUsers } from './bootstrap.ts';
+import { replicationAuthLines } from './bootstrap.ts';
+import { CONFIG_DIR, DATA_DIR, REDIS_PORT, REPLICATION_AUTH_FILE, SECRET_DIR } from './config-file.ts';
+import { ROLE_LABEL } from './types.ts';
+
+/** Label naming the RedisReplication a member Pod (and every owned object) belongs to. */
+export const REPLICATION_LABEL = 'redis.domain-operators.io/replication';
+/** `app.kubernetes.io/managed-by` value of every object the operator creates. */
+export const MANAGED_BY = 'redis-operator';
+/** Pod template annotation whose change (a static config change) restarts the members. */
+export const RESTART_HASH_ANNOTATION = 'redis.domain-operators.io/restart-hash';
+/** StatefulSet annotation: hash of the desired Pod template, to tell whether the cached StatefulSet has it. */
+export const TEMPLATE_HASH_ANNOTATION = 'redis.domain-operators.io/template-hash';
+/** The redis container's name. */
+export const CONTAINER_NAME = 'redis';
+
+/** Keys of the internal Secret `<name>-internal`. */
+export const INTERNAL_KEYS = { operatorPassword: 'operator-password', replicationPassword: 'replication-password' } as const;
+/** The operator's own ACL user on every member. */
+export const OPERATOR_USERNAME = 'redis-operator';
+/** The ACL user replicas authenticate as. */
+export const REPLICATION_USERNAME = 'replication';
+
+/** Names of the objects of RedisReplication `name`. Pure. */
+export function objectNames(name: string): {
+  readonly statefulSet: string;
+  readonly headless: string;
+  readonly primary: string;
+  readonly replicas: string;
+  readonly pdb: string;
+  readonly configMap: string;
+  readonly internalSecret: string;
+  readonly authSecret: string;
+} {
+  return {
+    statefulSet: name,
+    headless: `${name}-headless`,
+    primary: name,
+    replicas: `${name}-replicas`,
+    pdb: name,
+    configMap: `${name}-config`,
+    internalSecret: `${name}-internal`,
+    authSecret: `${name}-auth`,
+  };
+}
+
+/** Labels selecting the member Pods of `name` (stable: never change them on a live StatefulSet). Pure. */
+export function selectorLabels(name: string): Record<string, string> {
+  return { 'app.kubernetes.io/name': 'redis', [REPLICATION_LABEL]: name };
+}
+
+/** Labels on every object of `name`. Pure. */
+export function commonLabels(name: string): Record<string, string> {
+  return { ...selectorLabels(name), 'app.kubernetes.io/instance': name, 'app.kubernetes.io/managed-by': MANAGED_BY };
+}
+
+/** The controller ownerReference to `rr`. Pure. */
+export function ownerReference(rr: Pick<RedisReplication, 'apiVersion' | 'kind' | 'metadata'>): V1OwnerReference {
+  return {
+    apiVersion: rr.apiVersion,
+    kind: rr.kind,
+    name: rr.metadata.name ?? '',
+    uid: rr.metadata.uid ?? '',
+    controller: true,
+    blockOwnerDeletion: true,
+  };
+}
+
+interface OwnedMetadata {
+  name: string;
+  namespace: string;
+  labels: Record<string, string>;
+  ownerReferences: V1OwnerReference[];
+}
+
+function metadata(rr: RedisReplication, name: string): OwnedMetadata {
+  return { name, namespace: rr.metadata.namespace ?? '', labels: commonLabels(rr.metadata.name ?? ''), ownerReferences: [ownerReference(rr)] };
+}
+
+/** The ConfigMap holding redis.conf. Pure. */
+export function configMapFor(rr: RedisReplication, conf: string): V1ConfigMap {
+  const names = objectNames(rr.metadata.name ?? '');
+  return { apiVersion: 'v1', kind: 'ConfigMap', metadata: metadata(rr, names.configMap), data: { 'redis.conf': conf } };
+}
+
+/**
+ * The internal Secret: the operator's and the replication user's passwords and the `masterauth` include file.
+ * Created once with generated passwords and then kept. Pure.
+ */
+export function internalSecretFor(rr: RedisReplication, users: Pick<BootstrapUsers, 'operator' | 'replication'>): V1Secret {
+  const names = objectNames(rr.metadata.name ?? '');
+  return {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    type: 'Opaque',
+    metadata: metadata(rr, names.internalSecret),
+    stringData: {
+      [INTERNAL_KEYS.operatorPassword]: users.operator.password,
+      [INTERNAL_KEYS.replicationPassword]: users.replication.password,
+      [REPLICATION_AUTH_FILE]: `${replicationAuthLines(users.replication).join('\n')}\n`,
+    },
+  };
+}
+
+/** The generated Secret `<name>-auth` with the default user's password (only without `auth.secretRef`). Pure. */
+export function authSecretFor(rr: RedisReplication, password: string): V1Secret {
+  const names = objectNames(rr.metadata.name ?? '');
+  return { apiVersion: 'v1', kind: 'Secret', type: 'Opaque', metadata: metadata(rr, names.authSecret), stringData: { password } };
+}
+
+function quantities(values: Readonly<Record<string, string | number>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(values).map(([k, v]) => [k, String(v)]));
+}
+
+function dataVolume(rr: RedisReplication): V1Volume[] {
+  return rr.spec.storage === undefined ? [{ name: 'data', emptyDir: {} }] : [];
+}
+
+/** Inputs of {@link statefulSetFor} besides the resource. */
+export interface StatefulSetInput {
+  /** Pods to run (the spec's replicas, or more while a scale-down waits for a switchover). */
+  readonly replicas: number;
+  /** {@link restartHash} of the configuration. */
+  readonly restartHash: string;
+  /** Only Pods with an ordinal at or above it are replaced on a template change (keeps the primary out). */
+  readonly partition: number;
+}
+
+/**
+ * The StatefulSet of members: `redis-server /etc/redis/redis.conf`, the ConfigMap and the internal Secret mounted,
+ * `/data` on a claim or an emptyDir, an exec readiness probe that accepts any answer proving the server serves
+ * (the default user may be restricted), Pods started in parallel. The role label is NOT in the template: the
+ * operator sets it on each Pod, so the primary Service follows the real primary. Pure.
+ */
+export function statefulSetFor(rr: RedisReplication, input: StatefulSetInput): V1StatefulSet {
+  const name = rr.metadata.name ?? '';
+  const names = objectNames(name);
+  const template = rr.spec.podTemplate;
+  const resources = rr.spec.resources;
+  const podSpec: V1PodSpec = {
+    containers: [
+      {
+        name: CONTAINER_NAME,
+        image: rr.spec.image,
+        args: ['redis-server', `${CONFIG_DIR}/redis.conf`],
+        ports: [{ name: 'redis', containerPort: REDIS_PORT, protocol: 'TCP' }],
+        readinessProbe: {
+          exec: { command: ['sh', '-c', `redis-cli -p ${REDIS_PORT} ping 2>&1 | grep -qE 'PONG|NOAUTH|WRONGPASS|NOPERM'`] },
+          periodSeconds: 5,
+          timeoutSeconds: 2,
+          failureThreshold: 2,
+        },
+        ...(resources !== undefined && {
+          resources: {
+            ...(resources.requests !== undefined && { requests: quantities(resources.requests) }),
+            ...(resources.limits !== undefined && { limits: quantities(resources.limits) }),
+          },
+        }),
+        volumeMounts: [
+          { name: 'config', mountPath: CONFIG_DIR, readOnly: true },
+          { name: 'internal', mountPath: SECRET_DIR, readOnly: true },
+          { name: 'data', mountPath: DATA_DIR },
+        ],
+      },
+    ],
+    volumes: [
+      { name: 'config', configMap: { name: names.configMap } },
+      { name: 'internal', secret: { secretName: names.internalSecret, items: [{ key: REPLICATION_AUTH_FILE, path: REPLICATION_AUTH_FILE }], defaultMode: 0o400 } },
+      ...dataVolume(rr),
+    ],
+    terminationGracePeriodSeconds: 30,
+    ...(template?.nodeSelector !== undefined && { nodeSelector: { ...template.nodeSelector } }),
+    ...(template?.tolerations !== undefined && { tolerations: template.tolerations.map((t): V1Toleration => ({ ...t })) }),
+    ...(template?.affinity !== undefined && { affinity: template.affinity as NonNullable<V1PodSpec['affinity']> }),
+  };
+  const storage = rr.spec.storage;
+  const podTemplate = {
+    metadata: {
+      labels: { ...(template?.labels ?? {}), ...commonLabels(name) },
+      annotations: { ...(template?.annotations ?? {}), [RESTART_HASH_ANNOTATION]: input.restartHash },
+    },
+    spec: podSpec,
+  };
+  const templateHash = createHash('sha256').update(JSON.stringify(podTemplate)).digest('hex').slice(0, 16);
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'StatefulSet',
+    metadata: { ...metadata(rr, names.statefulSet), annotations: { [TEMPLATE_HASH_ANNOTATION]: templateHash } },
+    spec: {
+      replicas: input.replicas,
+      serviceName: names.headless,
+      podManagementPolicy: 'Parallel',
+      selector: { matchLabels: selectorLabels(name) },
+      // The partition keeps the primary out of a rollout until it has handed its role over (controllers/rollout.ts).
+      updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: input.partition } },
+      template: podTemplate,
+      ...(storage !== undefined && {
+        volumeClaimTemplates: [
+          {
+            metadata: { name: 'data', labels: commonLabels(name) },
+            spec: {
+              accessModes: [...(storage.accessModes ?? ['ReadWriteOnce'])],
+              resources: { requests: { storage: String(storage.size) } },
+              ...(storage.storageClassName !== undefined && { storageClassName: storage.storageClassName }),
+            },
+          },
+        ],
+      }),
+    },
+  };
+}
+
+function service(rr: RedisReplication, name: string, selector: Record<string, string>, headless: boolean): V1Service {
+  return {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: metadata(rr, name),
+    spec: {
+      ...(headless && { clusterIP: 'None', publishNotReadyAddresses: true }),
+      selector,
+      ports: [{ name: 'redis', port: REDIS_PORT, targetPort: 'redis', protocol: 'TCP' }],
+    },
+  };
+}
+
+/** The headless Service giving members stable DNS names. Pure. */
+export function headlessServiceFor(rr: RedisReplication): V1Service {
+  const name = rr.metadata.name ?? '';
+  return service(rr, objectNames(name).headless, selectorLabels(name), true);
+}
+
+/** The Service `<name>`: selects only the Pod labelled primary. Pure. */
+export function primaryServiceFor(rr: RedisReplication): V1Service {
+  const name = rr.metadata.name ?? '';
+  return service(rr, objectNames(name).primary, { ...selectorLabels(name), [ROLE_LABEL]: 'primary' }, false);
+}
+
+/** The Service `<name>-replicas`: selects the Pods labelled replica. Pure. */
+export function replicasServiceFor(rr: RedisReplication): V1Service {
+  const name = rr.metadata.name ?? '';
+  return service(rr, objectNames(name).replicas, { ...selectorLabels(name), [ROLE_LABEL]: 'replica' }, false);
+}
+
+/** At most one member voluntarily disrupted at a time. Pure. */
+export function podDisruptionBudgetFor(rr: RedisReplication): V1PodDisruptionBudget {
+  const name = rr.metadata.name ?? '';
+  return {
+    apiVersion: 'policy/v1',
+    kind: 'PodDisruptionBudget',
+    metadata: metadata(rr, objectNames(name).pdb),
+    spec: { maxUnavailable: 1, selector: { matchLabels: selectorLabels(name) } },
+  };
+}
