@@ -1,24 +1,37 @@
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { coreTypes } from '@domain-operators/reconcile';
 import type { Client, ResourceType } from '@domain-operators/reconcile';
-import { adminClient, deleteNamespace, eventually, randomSuffix } from '@domain-operators/e2e-harness';
+import type { TestEnv } from '@domain-operators/testenv';
+import { adminClient, deleteNamespace, eventually, fillPlaceholders, placeholderValues, randomSuffix, readLocalExamples } from '@domain-operators/e2e-harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chartCrds, exampleFiles, readManifests, typeOfExample, typesOfCrd, withNamespaces } from './examples.ts';
+import { chartCrds, EXAMPLE_SYSTEMS, exampleFiles, readManifests, typeOfExample, typesOfCrd, withNamespaces } from './examples.ts';
+import { REPO_ROOT } from './repo.ts';
 
-// The examples as a user applies them (`kubectl apply -f examples/kafka`), checked by the real apiserver with
+// The examples as a user applies them (`kubectl apply -f examples/<system>`), checked by the real apiserver with
 // server-side dry run after installing the chart's CRDs: schema, defaults and CEL rules. Their namespaces are
 // created for real (a dry run needs them) under random names; the objects themselves are never stored.
 
+// Also examples/local (what `npm start` applies), with its placeholders filled with stand-ins: the dry run checks
+// its shape; the e2e-harness test of the local stack checks that it becomes Ready.
+
+/** Stand-ins for testenv's env.json (the dry run checks shapes, not addresses or logins). */
+const STAND_IN_ENV: TestEnv = {
+  kafka: { bootstrapServers: ['127.0.0.1:19092'], superUser: { username: 'admin', password: 'stand-in', mechanism: 'SCRAM-SHA-512' }, version: '4' },
+  opensearch: { url: 'http://127.0.0.1:19200', adminUser: { username: 'admin', password: 'stand-in' }, version: '2', ism: false },
+};
 const suffix = randomSuffix();
 const rename = (namespace: string): string => `ex-${namespace}-${suffix}`;
 let client: Client;
 let customTypes: ResourceType[];
-const objects = withNamespaces(readManifests(exampleFiles('kafka')), rename);
-const namespaces = objects.filter((object) => object.kind === 'Namespace');
+const exampleSets = [
+  ...EXAMPLE_SYSTEMS.map((system) => [system, readManifests(exampleFiles(system))] as const),
+  ['local', fillPlaceholders(readLocalExamples(REPO_ROOT), placeholderValues(STAND_IN_ENV))] as const,
+].map(([name, objects]) => [name, withNamespaces(objects, rename)] as const);
+const namespaces = [...new Set(exampleSets.flatMap(([, objects]) => objects.filter((object) => object.kind === 'Namespace').map((object) => object.metadata?.name ?? '')))];
 
 beforeAll(async () => {
   client = await adminClient();
-  const crds = chartCrds('kafka');
+  const crds = EXAMPLE_SYSTEMS.flatMap((system) => chartCrds(system));
   for (const crd of crds) {
     await client.patch(coreTypes.customResourceDefinition, { namespace: undefined, name: crd.metadata?.name ?? '' }, { type: 'apply', body: crd, fieldManager: 'examples-validation', force: true });
   }
@@ -33,14 +46,14 @@ beforeAll(async () => {
       { timeoutMs: 30_000, what: `${type.kind} to be served` },
     );
   }
-  for (const namespace of namespaces) await client.create(coreTypes.namespace, namespace);
+  for (const namespace of namespaces) await client.create(coreTypes.namespace, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } });
 });
 
 afterAll(async () => {
-  for (const namespace of namespaces) await deleteNamespace(namespace.metadata?.name ?? '');
+  for (const namespace of namespaces) await deleteNamespace(namespace);
 });
 
-describe('examples/kafka against the apiserver', () => {
+describe.each(exampleSets)('examples/%s against the apiserver', (_name, objects) => {
   it.each(objects.filter((object) => object.kind !== 'Namespace').map((object) => [`${object.kind ?? ''} ${object.metadata?.name ?? ''}`, object] as const))(
     '%s passes a server-side dry run',
     async (_label, object: KubernetesObject) => {
@@ -54,9 +67,11 @@ describe('examples/kafka against the apiserver', () => {
       expect(applied).toMatchObject({ kind: object.kind, metadata: { name: object.metadata?.name } });
     },
   );
+});
 
-  it('refuses a broken example with the CRD\'s own message (the dry run really validates)', async () => {
-    const topic = objects.find((object) => object.kind === 'KafkaTopic');
+describe('the dry run', () => {
+  it("refuses a broken example with the CRD's own message (it really validates)", async () => {
+    const topic = exampleSets.flatMap(([, objects]) => objects).find((object) => object.kind === 'KafkaTopic');
     if (topic === undefined) throw new Error('no KafkaTopic example');
     const broken = { ...topic, spec: { ...(topic as { spec: object }).spec, partitions: 0 } };
     await expect(

@@ -1,21 +1,37 @@
 import { describe, expect, it } from 'vitest';
-import { chartCrds, exampleFiles, readManifests, withNamespaces } from './examples.ts';
+import type { KubernetesObject } from '@kubernetes/client-node';
+import { chartCrds, EXAMPLE_SYSTEMS, exampleFiles, readManifests, referencesOf, withNamespaces } from './examples.ts';
 
-describe('examples/kafka', () => {
-  const objects = readManifests(exampleFiles('kafka'));
+describe.each(EXAMPLE_SYSTEMS)('examples/%s', (system) => {
+  const objects = readManifests(exampleFiles(system));
 
-  it('has a ready example of every kind the kafka chart installs', () => {
+  it(`has a ready example of every kind the ${system} chart installs`, () => {
     const kinds = new Set(objects.map((object) => object.kind));
-    for (const crd of chartCrds('kafka')) expect(kinds, crd.spec.names.kind).toContain(crd.spec.names.kind);
+    for (const crd of chartCrds(system)) expect(kinds, crd.spec.names.kind).toContain(crd.spec.names.kind);
   });
 
-  it('references only Secrets and KafkaConnections that the examples define', () => {
+  it('references only Secrets, connections, replications and roles that the examples define', () => {
     const defined = new Set(objects.map((object) => `${object.kind ?? ''}/${object.metadata?.namespace ?? ''}/${object.metadata?.name ?? ''}`));
-    for (const object of objects) {
-      const spec = (object as { spec?: { sasl?: { secretRef?: { namespace: string; name: string } }; connectionRef?: { name: string } } }).spec;
-      if (spec?.sasl?.secretRef !== undefined) expect(defined).toContain(`Secret/${spec.sasl.secretRef.namespace}/${spec.sasl.secretRef.name}`);
-      if (spec?.connectionRef !== undefined) expect(defined).toContain(`KafkaConnection//${spec.connectionRef.name}`);
-    }
+    for (const object of objects) for (const reference of referencesOf(object)) expect(defined).toContain(reference);
+  });
+});
+
+describe('referencesOf', () => {
+  it('finds the Secrets, the connection, the replication and the role an object names', () => {
+    expect(
+      referencesOf({
+        apiVersion: 'opensearch.domain-operators.io/v1alpha1',
+        kind: 'OpenSearchConnection',
+        metadata: { name: 'c' },
+        spec: { credentialsSecretRef: { namespace: 'os', name: 'login' }, tls: { caSecretRef: { namespace: 'os', name: 'ca' } } },
+      } as KubernetesObject),
+    ).toEqual(['Secret/os/login', 'Secret/os/ca']);
+    expect(
+      referencesOf({ apiVersion: 'opensearch.domain-operators.io/v1alpha1', kind: 'OpenSearchRoleBinding', metadata: { name: 'b', namespace: 't' }, spec: { connectionRef: { name: 'main' }, roleRef: { name: 'r' } } } as KubernetesObject),
+    ).toEqual(['OpenSearchConnection//main', 'OpenSearchRole/t/r']);
+    expect(referencesOf({ apiVersion: 'redis.domain-operators.io/v1alpha1', kind: 'RedisUser', metadata: { name: 'u', namespace: 't' }, spec: { replicationRef: { name: 'cache' } } } as KubernetesObject)).toEqual([
+      'RedisReplication/t/cache',
+    ]);
   });
 });
 
@@ -24,12 +40,12 @@ describe('withNamespaces', () => {
     const input = [
       { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'kafka' } },
       { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's', namespace: 'kafka' } },
-      { apiVersion: 'x/v1', kind: 'KafkaConnection', metadata: { name: 'c' }, spec: { sasl: { secretRef: { namespace: 'kafka', name: 's' } } } },
+      { apiVersion: 'x/v1', kind: 'KafkaConnection', metadata: { name: 'c' }, spec: { sasl: { secretRef: { namespace: 'kafka', name: 's' } }, tls: { caSecretRef: { namespace: 'kafka', name: 'ca' } } } },
     ];
     const renamed = withNamespaces(input, (ns) => `t-${ns}`);
     expect(renamed.map((o) => o.metadata?.name ?? '')).toEqual(['t-kafka', 's', 'c']);
     expect(renamed[1]?.metadata?.namespace).toBe('t-kafka');
-    expect(renamed[2]).toMatchObject({ spec: { sasl: { secretRef: { namespace: 't-kafka' } } } });
+    expect(renamed[2]).toMatchObject({ spec: { sasl: { secretRef: { namespace: 't-kafka' } }, tls: { caSecretRef: { namespace: 't-kafka' } } } });
     expect(input[0]?.metadata.name).toBe('kafka');
   });
 });

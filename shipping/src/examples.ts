@@ -6,6 +6,36 @@ import type { ResourceType } from '@domain-operators/reconcile';
 import { parseManifests } from '@domain-operators/e2e-harness';
 import { REPO_ROOT } from './repo.ts';
 
+/** The operators with an `examples/<system>` folder for a real cluster (one example of every kind their chart installs). */
+export const EXAMPLE_SYSTEMS = ['kafka', 'opensearch', 'redis'] as const;
+
+/**
+ * The references between example objects as `Kind/namespace/name` keys (cluster-scoped: empty namespace), each of
+ * which another example must define: Secrets of connections, connections, the RedisReplication of a RedisUser and
+ * the OpenSearchRole of a binding. Pure.
+ */
+export function referencesOf(object: KubernetesObject): string[] {
+  const spec = (object as { spec?: Record<string, unknown> }).spec ?? {};
+  const namespace = object.metadata?.namespace ?? '';
+  const system = (object.apiVersion ?? '').split('.')[0] ?? '';
+  const connectionKind = system === 'kafka' ? 'KafkaConnection' : system === 'opensearch' ? 'OpenSearchConnection' : undefined;
+  const secretRefs = [
+    (spec['sasl'] as { secretRef?: { namespace: string; name: string } } | undefined)?.secretRef,
+    spec['credentialsSecretRef'] as { namespace: string; name: string } | undefined,
+    (spec['tls'] as { caSecretRef?: { namespace: string; name: string } } | undefined)?.caSecretRef,
+  ];
+  const named = (key: string): string | undefined => (spec[key] as { name?: string } | undefined)?.name;
+  const connection = named('connectionRef');
+  const replication = named('replicationRef');
+  const role = named('roleRef');
+  return [
+    ...secretRefs.filter((ref) => ref !== undefined).map((ref) => `Secret/${ref.namespace}/${ref.name}`),
+    ...(connection !== undefined && connectionKind !== undefined ? [`${connectionKind}//${connection}`] : []),
+    ...(replication !== undefined ? [`RedisReplication/${namespace}/${replication}`] : []),
+    ...(role !== undefined ? [`OpenSearchRole/${namespace}/${role}`] : []),
+  ];
+}
+
 /** `examples/<system>/*.yaml` of the checkout, in file-name order, as absolute paths. */
 export function exampleFiles(system: string, root: string = REPO_ROOT): string[] {
   const dir = join(root, 'examples', system);
@@ -48,15 +78,19 @@ export function typeOfExample(object: KubernetesObject, customTypes: readonly Re
 
 /**
  * A copy of the example objects with every namespace renamed through `rename` (Namespace names, metadata.namespace
- * and `spec.sasl.secretRef.namespace`/`spec.credentialsSecretRef.namespace`), so that a test can apply them without
- * touching namespaces someone else uses. Pure.
+ * and the namespaces of Secret references: `spec.sasl.secretRef`, `spec.credentialsSecretRef`, `spec.tls.caSecretRef`),
+ * so that a test can apply them without touching namespaces someone else uses. Pure.
  */
 export function withNamespaces(objects: readonly KubernetesObject[], rename: (namespace: string) => string): KubernetesObject[] {
   return objects.map((original) => {
     const object = structuredClone(original) as KubernetesObject & { spec?: Record<string, unknown> };
     if (object.kind === 'Namespace' && object.metadata?.name !== undefined) object.metadata.name = rename(object.metadata.name);
     if (object.metadata?.namespace !== undefined) object.metadata.namespace = rename(object.metadata.namespace);
-    const refs = [(object.spec?.['sasl'] as { secretRef?: { namespace?: string } } | undefined)?.secretRef, object.spec?.['credentialsSecretRef'] as { namespace?: string } | undefined];
+    const refs = [
+      (object.spec?.['sasl'] as { secretRef?: { namespace?: string } } | undefined)?.secretRef,
+      object.spec?.['credentialsSecretRef'] as { namespace?: string } | undefined,
+      (object.spec?.['tls'] as { caSecretRef?: { namespace?: string } } | undefined)?.caSecretRef,
+    ];
     for (const ref of refs) if (ref?.namespace !== undefined) ref.namespace = rename(ref.namespace);
     return object;
   });

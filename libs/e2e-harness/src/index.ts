@@ -25,3 +25,8 @@ export { backendsUnderTest, selectBackends } from './backends.ts';
 export type { BackendName, Backends } from './backends.ts';
 export { prepareE2eRun } from './global-setup.ts';
 export type { PrepareE2eOptions } from './global-setup.ts';
+export { describeObject, fillPlaceholders, forInstance, instanceName, isCustomResource, localExampleFiles, localReleaseNamespace, placeholderValues, readLocalExamples, systemOf, typesOfCrds } from './local-examples.ts';
+export { belongsTo, componentsFor, formatProgress, kubectlGetArgs, LOCAL_STACK_FIELD_MANAGER, LOCAL_STACK_READY, startLocalStack } from './local-stack.ts';
+export type { LocalStack, LocalStackDeps, LocalStackOptions } from './local-stack.ts';
+export { LOCAL_STACK_USAGE, parseLocalStackArgs } from './local-stack-args.ts';
+export type { LocalStackArgs } from './local-stack-args.ts';

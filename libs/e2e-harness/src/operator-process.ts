@@ -29,6 +29,8 @@ export interface StartOperatorOptions {
   readonly values?: Readonly<Record<string, unknown>>;
   /** How long to wait for `/readyz` to answer 200; default 60 s. */
   readonly readyTimeoutMs?: number;
+  /** The admin connection to install with; default {@link adminConnection}'s (which checks testenv on every call). */
+  readonly admin?: AdminConnection;
 }
 
 /** An answer of `/readyz` or `/healthz`. */
@@ -103,7 +105,7 @@ const STOP_GRACE_MS = 35_000;
  */
 export async function startOperator(options: StartOperatorOptions): Promise<OperatorProcess> {
   const bundle = await buildOperator(options.system);
-  const admin = await adminConnection();
+  const admin = options.admin ?? (await adminConnection());
   const suffix = randomSuffix();
   const installation = await installChartForProcess(admin.client, {
     system: options.system,
