@@ -357,6 +357,46 @@ describe('the OpenSearch operator as a process, against the real apiserver and O
     console.log(`Ready again ${Date.now() - t1} ms after SIGCONT`);
   });
 
+  it('reports OpenSearchUnavailable while OpenSearch is killed (SIGKILL) and Ready again once testenv restarts it on its data, with no manual action', async () => {
+    // testenv's `up` keeps the data directory of a node that died (it wipes it only without info.json), so the
+    // restarted node comes back with its indices and its security index: a real restart, not a new cluster.
+    const pidFile = join(resolvePaths().runDir, 'opensearch', 'opensearch.pid');
+    const pid = Number((await readFile(pidFile, 'utf8')).trim());
+    expect(Number.isInteger(pid) && pid > 0).toBe(true);
+    const uuidBefore = (await client.get(openSearchIndices, { namespace: teamA, name: 'logs' })).status?.['uuid'];
+    const t0 = Date.now();
+    process.kill(pid, 'SIGKILL');
+    const alive = (): boolean => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    await eventually('the OpenSearch process gone', 30_000, () => Promise.resolve(!alive()));
+    const down = await waitForCondition(client, openSearchConnections, undefined, connectionName, { type: 'Ready', status: 'False', reason: 'OpenSearchUnavailable' }, 60_000);
+    expect(conditionOf(down, 'Ready')?.message).toMatch(/unreachable/);
+    // A connection turning unready wakes the resources on it: the index reports the outage in Synced (Ready stays True
+    // by design: the index was not changed, it is the cluster that is away).
+    await waitForCondition(client, openSearchIndices, teamA, 'logs', { type: 'Synced', status: 'False', reason: 'OpenSearchUnavailable' }, 60_000);
+    console.log(`connection and index OpenSearchUnavailable ${Date.now() - t0} ms after SIGKILL`);
+
+    const t1 = Date.now();
+    await ensureTestEnv(['opensearch']);
+    console.log(`testenv restarted OpenSearch in ${Date.now() - t1} ms`);
+    const t2 = Date.now();
+    await waitForCondition(client, openSearchConnections, undefined, connectionName, { type: 'Ready', status: 'True' }, 120_000);
+    const index = await waitForCondition(client, openSearchIndices, teamA, 'logs', { type: 'Synced', status: 'True' }, 120_000);
+    expect(conditionOf(index, 'Ready')?.status).toBe('True');
+    console.log(`connection Ready and index Synced again ${Date.now() - t2} ms after the node served`);
+    // The same index (same uuid, not recreated), and the user still authenticates: the data survived the restart.
+    expect(index.status?.['uuid']).toBe(uuidBefore);
+    expect((await os('HEAD', `/${teamA}-logs`)).status).toBe(200);
+    const alice = await secretCredentials(teamA, 'alice-opensearch-credentials');
+    expect((await os('GET', `/${teamA}-logs/_search`, undefined, alice)).status).toBe(200);
+  });
+
   it('leaves no OpenSearchUser Secret behind a deleted user (owner reference) and removes the user from OpenSearch', async () => {
     await client.delete(openSearchRoleBindings, { namespace: teamA, name: 'alice-reads' });
     await waitGone(client, openSearchRoleBindings, teamA, 'alice-reads');

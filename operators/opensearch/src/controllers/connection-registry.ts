@@ -7,7 +7,7 @@ import type { KubernetesObject, V1Namespace, V1Secret } from '@kubernetes/client
 import type { Logger, Store } from '@domain-operators/reconcile';
 import { errorFields, silentLogger, TerminalError } from '@domain-operators/reconcile';
 import type { OpenSearchConnection } from '../api/v1alpha1/index.ts';
-import type { OpenSearchApi, OpenSearchConnectOptions } from '../opensearch/client.ts';
+import type { OpenSearchApi, OpenSearchConnectOptions, RequestCounter } from '../opensearch/client.ts';
 import { OpenSearchHttpApi } from '../opensearch/client.ts';
 import type { Tenancy } from '../opensearch/tenancy.ts';
 import { tenancyError, TENANCY_VIOLATION, tenancyFor } from '../opensearch/tenancy.ts';
@@ -60,8 +60,10 @@ export interface ConnectionRegistryDeps {
   readonly connections: StoreSource<OpenSearchConnection>;
   readonly secrets: StoreSource<V1Secret>;
   readonly namespaces: StoreSource<V1Namespace>;
-  /** Builds a client; default {@link OpenSearchHttpApi.connect}. */
+  /** Builds a client; default {@link OpenSearchHttpApi.connect} (counting on `requests`). */
   readonly connect?: (options: OpenSearchConnectOptions) => OpenSearchApi;
+  /** Counts the requests of the default clients (`opensearch_operator_requests_total`); default none. */
+  readonly requests?: RequestCounter;
   readonly log?: Logger;
 }
 
@@ -106,7 +108,8 @@ export class ConnectionRegistry implements Connections {
     const cached = this.#clients.get(name);
     if (cached?.key === key) return cached.api;
     if (cached !== undefined) this.#retire(name, cached.api);
-    const connect = this.#deps.connect ?? ((options: OpenSearchConnectOptions) => OpenSearchHttpApi.connect(options));
+    const requests = this.#deps.requests;
+    const connect = this.#deps.connect ?? ((options: OpenSearchConnectOptions) => OpenSearchHttpApi.connect(options, requests === undefined ? {} : { requests }));
     const api = connect({
       urls,
       username,

@@ -5,6 +5,7 @@
 import type { Clock, Client, ControllerOptions, InformerSource, Logger, Recorder, Runnable } from '@domain-operators/reconcile';
 import { coreTypes } from '@domain-operators/reconcile';
 import { openSearchConnections } from '../api/v1alpha1/index.ts';
+import type { RequestCounter } from '../opensearch/client.ts';
 import { ConnectionRegistry } from './connection-registry.ts';
 import type { ConnectionRegistryOptions } from './connection-registry.ts';
 import { componentTemplateController } from './opensearchcomponenttemplate.reconciler.ts';
@@ -24,6 +25,8 @@ export interface OpenSearchControllersDeps {
   readonly controllerOptions: ControllerOptions;
   readonly clock: Clock;
   readonly log: Logger;
+  /** Counts every request sent to OpenSearch (the `opensearch_operator_requests_total` metric); default none. */
+  readonly requests?: RequestCounter;
 }
 
 /** Options of {@link openSearchControllers}. */
@@ -46,6 +49,7 @@ export function openSearchControllers(
       secrets: deps.informers.informerFor(coreTypes.secret),
       namespaces: deps.informers.informerFor(coreTypes.namespace),
       log: deps.log,
+      ...(deps.requests === undefined ? {} : { requests: deps.requests }),
     },
     options.registry,
   );

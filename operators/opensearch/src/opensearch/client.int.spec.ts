@@ -68,6 +68,31 @@ describe('OpenSearchHttpApi against the real node: cluster, credentials, reachab
     expect(role?.reserved).toBe(true);
   });
 
+  it('counts every request it sends by API name, failed ones included, and none for a refusal made without a request', async () => {
+    const counts = new Map<string, number>();
+    const api = OpenSearchHttpApi.connect({ urls: [fx.url], username: fx.admin.username, password: fx.admin.password }, { requests: { count: (name) => counts.set(name, (counts.get(name) ?? 0) + 1) } });
+    const index = `int-count-${fx.suffix}`;
+    try {
+      await api.clusterInfo();
+      expect(await api.getIndex(index)).toBeUndefined();
+      await api.createIndex(index, { settings: { number_of_shards: 1, number_of_replicas: 0 } });
+      await expect(api.createIndex(index, { settings: {} })).rejects.toMatchObject({ reason: 'AlreadyExists' });
+      await expect(api.putRole('all_access', roleBody({}))).rejects.toMatchObject({ reason: 'TenancyViolation' });
+      await api.deleteIndex(index);
+      expect(Object.fromEntries(counts)).toEqual({
+        info: 1,
+        'cluster.health': 1,
+        'security.health': 1,
+        // The explicit read, then the read-back of each create that went through.
+        'indices.get': 2,
+        'indices.create': 2,
+        'indices.delete': 1,
+      });
+    } finally {
+      await api.close();
+    }
+  });
+
   it('honours an abort signal', async () => {
     const controller = new AbortController();
     controller.abort(new Error('stop'));

@@ -93,6 +93,15 @@ export interface OpenSearchApi extends ClusterApi, IndexApi, TemplateApi, Securi
   close(): Promise<void>;
 }
 
+/**
+ * Counts the requests an {@link OpenSearchHttpApi} sends, by API name in the client's naming (`indices.create`,
+ * `cluster.health`, `security.put_role`, …): one call per request, before it is sent, whatever its answer.
+ * Must be cheap and must not throw.
+ */
+export interface RequestCounter {
+  count(api: string): void;
+}
+
 /** How to reach a cluster. `password` and `caPem` are secrets and never appear in errors. */
 export interface OpenSearchConnectOptions {
   readonly urls: readonly string[];
@@ -112,6 +121,8 @@ export interface OpenSearchConnectOptions {
 export interface OpenSearchHttpApiDeps {
   /** A client made by {@link createOpenSearchClient} (or any configured 3.x client). */
   readonly client: Client;
+  /** Counts every request sent; default none. */
+  readonly requests?: RequestCounter;
 }
 
 /** The client options for a connection: basic auth, TLS from the CA or `insecureSkipVerify`. Pure. */
@@ -138,23 +149,37 @@ interface Answer {
 
 const SECURITY = '/_plugins/_security/api';
 
+/** The security plugin's collections this adapter uses. */
+type SecurityCollection = 'roles' | 'rolesmapping' | 'internalusers';
+
+/** The object of each collection, as the client's API names say it (`security.get_role_mapping`). */
+const SECURITY_OBJECTS: Readonly<Record<SecurityCollection, string>> = { roles: 'role', rolesmapping: 'role_mapping', internalusers: 'user' };
+
+/** What one request is, for the request counter and for error messages. */
+interface Call extends CallDescription {
+  /** The API name in the client's naming, e.g. `indices.create`: the label of the request counter. */
+  readonly api: string;
+}
+
 /** {@link OpenSearchApi} over the `@opensearch-project/opensearch` transport. Holds no state beyond the client. */
 export class OpenSearchHttpApi implements OpenSearchApi {
   readonly #client: Client;
+  readonly #requests: RequestCounter | undefined;
 
   constructor(deps: OpenSearchHttpApiDeps) {
     this.#client = deps.client;
+    this.#requests = deps.requests;
   }
 
-  /** Builds the client for `options` and the API over it. */
-  static connect(options: OpenSearchConnectOptions): OpenSearchHttpApi {
-    return new OpenSearchHttpApi({ client: createOpenSearchClient(options) });
+  /** Builds the client for `options` and the API over it, counting its requests on `deps.requests` when given. */
+  static connect(options: OpenSearchConnectOptions, deps: { readonly requests?: RequestCounter } = {}): OpenSearchHttpApi {
+    return new OpenSearchHttpApi({ client: createOpenSearchClient(options), ...(deps.requests === undefined ? {} : { requests: deps.requests }) });
   }
 
   async clusterInfo(options?: CallOptions): Promise<ClusterInfo> {
-    const root = await this.#call('GET', '/', { operation: 'read cluster info' }, options);
-    const health = await this.#call('GET', '/_cluster/health', { operation: 'read cluster health' }, options);
-    const security = await this.#call('GET', '/_plugins/_security/health', { operation: 'probe the security plugin' }, options, [400, 404]);
+    const root = await this.#call('GET', '/', { api: 'info', operation: 'read cluster info' }, options);
+    const health = await this.#call('GET', '/_cluster/health', { api: 'cluster.health', operation: 'read cluster health' }, options);
+    const security = await this.#call('GET', '/_plugins/_security/health', { api: 'security.health', operation: 'probe the security plugin' }, options, [400, 404]);
     return {
       clusterName: stringField(root.body, 'cluster_name') ?? '',
       version: isRecord(root.body) ? (stringField(root.body['version'], 'number') ?? '') : '',
@@ -167,7 +192,7 @@ export class OpenSearchHttpApi implements OpenSearchApi {
     const answer = await this.#call(
       'GET',
       `/${encode(name)}`,
-      { operation: `read index ${name}` },
+      { api: 'indices.get', operation: `read index ${name}` },
       options,
       [404],
       { flat_settings: 'true', include_defaults: 'true' },
@@ -182,57 +207,57 @@ export class OpenSearchHttpApi implements OpenSearchApi {
   }
 
   async indexHealth(name: string, options?: CallOptions): Promise<string | undefined> {
-    const answer = await this.#call('GET', `/_cluster/health/${encode(name)}`, { operation: `read health of index ${name}` }, options, [404, 408]);
+    const answer = await this.#call('GET', `/_cluster/health/${encode(name)}`, { api: 'cluster.health', operation: `read health of index ${name}` }, options, [404, 408]);
     return answer.status === 200 ? stringField(answer.body, 'status') : undefined;
   }
 
   async createIndex(name: string, body: CreateIndexBody, options?: CallOptions): Promise<string> {
-    await this.#call('PUT', `/${encode(name)}`, { operation: `create index ${name}` }, options, [], undefined, body);
+    await this.#call('PUT', `/${encode(name)}`, { api: 'indices.create', operation: `create index ${name}` }, options, [], undefined, body);
     const created = await this.getIndex(name, options);
     return created?.uuid ?? '';
   }
 
   async putIndexSettings(name: string, settings: Readonly<Record<string, JsonValue>>, options?: CallOptions): Promise<void> {
-    await this.#call('PUT', `/${encode(name)}/_settings`, { operation: `update settings of index ${name}` }, options, [], undefined, settings);
+    await this.#call('PUT', `/${encode(name)}/_settings`, { api: 'indices.put_settings', operation: `update settings of index ${name}` }, options, [], undefined, settings);
   }
 
   async putMapping(name: string, body: JsonObject, options?: CallOptions): Promise<void> {
-    await this.#call('PUT', `/${encode(name)}/_mapping`, { operation: `update mapping of index ${name}`, badRequestReason: 'MappingConflict' }, options, [], undefined, body);
+    await this.#call('PUT', `/${encode(name)}/_mapping`, { api: 'indices.put_mapping', operation: `update mapping of index ${name}`, badRequestReason: 'MappingConflict' }, options, [], undefined, body);
   }
 
   async updateAliases(actions: readonly AliasAction[], options?: CallOptions): Promise<void> {
     if (actions.length === 0) return;
-    await this.#call('POST', '/_aliases', { operation: 'update aliases' }, options, [], undefined, { actions });
+    await this.#call('POST', '/_aliases', { api: 'indices.update_aliases', operation: 'update aliases' }, options, [], undefined, { actions });
   }
 
   async deleteIndex(name: string, options?: CallOptions): Promise<void> {
-    await this.#call('DELETE', `/${encode(name)}`, { operation: `delete index ${name}` }, options, [404]);
+    await this.#call('DELETE', `/${encode(name)}`, { api: 'indices.delete', operation: `delete index ${name}` }, options, [404]);
   }
 
   async getIndexTemplate(name: string, options?: CallOptions): Promise<JsonObject | undefined> {
-    const answer = await this.#call('GET', `/_index_template/${encode(name)}`, { operation: `read index template ${name}` }, options, [404]);
+    const answer = await this.#call('GET', `/_index_template/${encode(name)}`, { api: 'indices.get_index_template', operation: `read index template ${name}` }, options, [404]);
     return namedEntry(answer, 'index_templates', 'index_template', name);
   }
 
   async putIndexTemplate(name: string, body: IndexTemplateWire, options?: CallOptions): Promise<void> {
-    await this.#call('PUT', `/_index_template/${encode(name)}`, { operation: `put index template ${name}` }, options, [], undefined, body);
+    await this.#call('PUT', `/_index_template/${encode(name)}`, { api: 'indices.put_index_template', operation: `put index template ${name}` }, options, [], undefined, body);
   }
 
   async deleteIndexTemplate(name: string, options?: CallOptions): Promise<void> {
-    await this.#call('DELETE', `/_index_template/${encode(name)}`, { operation: `delete index template ${name}` }, options, [404]);
+    await this.#call('DELETE', `/_index_template/${encode(name)}`, { api: 'indices.delete_index_template', operation: `delete index template ${name}` }, options, [404]);
   }
 
   async getComponentTemplate(name: string, options?: CallOptions): Promise<JsonObject | undefined> {
-    const answer = await this.#call('GET', `/_component_template/${encode(name)}`, { operation: `read component template ${name}` }, options, [404]);
+    const answer = await this.#call('GET', `/_component_template/${encode(name)}`, { api: 'cluster.get_component_template', operation: `read component template ${name}` }, options, [404]);
     return namedEntry(answer, 'component_templates', 'component_template', name);
   }
 
   async putComponentTemplate(name: string, body: ComponentTemplateWire, options?: CallOptions): Promise<void> {
-    await this.#call('PUT', `/_component_template/${encode(name)}`, { operation: `put component template ${name}` }, options, [], undefined, body);
+    await this.#call('PUT', `/_component_template/${encode(name)}`, { api: 'cluster.put_component_template', operation: `put component template ${name}` }, options, [], undefined, body);
   }
 
   async deleteComponentTemplate(name: string, options?: CallOptions): Promise<void> {
-    await this.#call('DELETE', `/_component_template/${encode(name)}`, { operation: `delete component template ${name}` }, options, [404]);
+    await this.#call('DELETE', `/_component_template/${encode(name)}`, { api: 'cluster.delete_component_template', operation: `delete component template ${name}` }, options, [404]);
   }
 
   async getRole(name: string, options?: CallOptions): Promise<ObservedRole | undefined> {
@@ -315,8 +340,8 @@ export class OpenSearchHttpApi implements OpenSearchApi {
     await this.#client.close();
   }
 
-  async #getSecurity(collection: string, name: string, options: CallOptions | undefined): Promise<Readonly<Record<string, unknown>> | undefined> {
-    const answer = await this.#call('GET', `${SECURITY}/${collection}/${encode(name)}`, { operation: `read ${collection} ${name}` }, options, [404]);
+  async #getSecurity(collection: SecurityCollection, name: string, options: CallOptions | undefined): Promise<Readonly<Record<string, unknown>> | undefined> {
+    const answer = await this.#call('GET', `${SECURITY}/${collection}/${encode(name)}`, { api: `security.get_${SECURITY_OBJECTS[collection]}`, operation: `read ${collection} ${name}` }, options, [404]);
     if (answer.status === 404 || !isRecord(answer.body)) return undefined;
     const entry = answer.body[name];
     return isRecord(entry) ? entry : undefined;
@@ -324,7 +349,7 @@ export class OpenSearchHttpApi implements OpenSearchApi {
 
   async #writeSecurity(
     method: 'PUT' | 'DELETE',
-    collection: string,
+    collection: SecurityCollection,
     kind: 'role' | 'role mapping' | 'user',
     name: string,
     body: RoleBody | RoleMappingBody | UserBody | undefined,
@@ -334,7 +359,7 @@ export class OpenSearchHttpApi implements OpenSearchApi {
     const refusal = checkSecurityObject(kind, name);
     if (refusal !== undefined) throw tenancyError(refusal);
     const operation = `${method === 'PUT' ? 'put' : 'delete'} ${kind} ${name}`;
-    await this.#call(method, `${SECURITY}/${collection}/${encode(name)}`, { operation }, options, method === 'DELETE' ? [404] : [], undefined, body);
+    await this.#call(method, `${SECURITY}/${collection}/${encode(name)}`, { api: `security.${method === 'PUT' ? 'put' : 'delete'}_${SECURITY_OBJECTS[collection]}`, operation }, options, method === 'DELETE' ? [404] : [], undefined, body);
   }
 
   /**
@@ -344,7 +369,7 @@ export class OpenSearchHttpApi implements OpenSearchApi {
   async #call(
     method: string,
     path: string,
-    call: CallDescription,
+    call: Call,
     options: CallOptions | undefined,
     accept: readonly number[] = [],
     querystring?: Readonly<Record<string, string>>,
@@ -352,6 +377,7 @@ export class OpenSearchHttpApi implements OpenSearchApi {
   ): Promise<Answer> {
     const signal = options?.signal;
     signal?.throwIfAborted();
+    this.#requests?.count(call.api);
     const request = this.#client.transport.request(
       { method, path, ...(body === undefined ? {} : { body: body as Record<string, unknown> }), ...(querystring === undefined ? {} : { querystring: { ...querystring } }) },
       { ignore: [...accept] },
