@@ -64,6 +64,12 @@ export interface ManagedKind<T extends KubernetesObject, D, O> {
   readonly defaultDeletionPolicy: DeletionPolicy;
   deletionPolicy?(object: T): DeletionPolicy | undefined;
   readonly adoptExactMatch?: boolean;
+  /**
+   * Workers for this kind at least (the shared `maxConcurrentReconciles` applies when higher). For kinds whose
+   * external writes are independent per object, such as indices; never for kinds that read-modify-write a shared
+   * object (role mappings), where one worker keeps the writes serial.
+   */
+  readonly minWorkers?: number;
   /** The kind's own status fields, forgotten once an object is gone. */
   readonly statusFields?: StatusFields<T>;
   /** More indexers on the kind's informer (e.g. by Secret). */
@@ -114,7 +120,11 @@ export function managedController<T extends KubernetesObject, D, O>(deps: Manage
   const builder = new ControllerBuilder({ informers: deps.informers }, kind.name)
     .for(kind.type)
     .watches(openSearchConnections.type, (connection) => informer.store.byIndex(BY_CONNECTION, connection.metadata.name ?? '').map(requestFor))
-    .withOptions({ ...deps.controllerOptions, rateLimiter: operatorRateLimiter(deps.clock) });
+    .withOptions({
+      ...deps.controllerOptions,
+      maxConcurrentReconciles: Math.max(deps.controllerOptions.maxConcurrentReconciles ?? 1, kind.minWorkers ?? 1),
+      rateLimiter: operatorRateLimiter(deps.clock),
+    });
   kind.watches?.(builder, informer);
   return builder.complete(reconciler, { indexers });
 }
