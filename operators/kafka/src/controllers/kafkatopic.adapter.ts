@@ -31,7 +31,8 @@ export interface TopicFacts {
 
 /** Dependencies of a {@link KafkaTopicAdapter}. */
 export interface KafkaTopicAdapterDeps {
-  readonly resolver: ConnectionResolver;
+  /** Only `connection` and `clients` are used. */
+  readonly resolver: Pick<ConnectionResolver, 'connection' | 'clients'>;
   readonly events: Recorder;
 }
 
@@ -100,7 +101,18 @@ export class KafkaTopicAdapter implements ExternalAdapter<KafkaTopic, DesiredKaf
     if (plan.kind === 'refused') throw new TerminalError(plan.message, plan.reason);
     const clients = await this.#clients(desired, context);
     const name = desired.topicName;
-    if (plan.partitionCount !== undefined) await clients.admin.createPartitions(name, plan.partitionCount);
+    if (plan.partitionCount !== undefined) {
+      try {
+        await clients.admin.createPartitions(name, plan.partitionCount);
+      } catch (err) {
+        // The plan grows only from what Metadata said, and a broker's metadata cache trails the controller by a
+        // moment: "already has N partitions" means our observation was stale (e.g. our own grow moments ago), not
+        // that the spec is wrong. Retry with backoff; the next observe sees the truth (and refuses a real
+        // decrease with PartitionDecreaseNotSupported).
+        if (isTerminalError(err) && err.reason === 'InvalidPartitions') throw new Error(`${err.message}; the observed partition count was stale, observing again`, { cause: err });
+        throw err;
+      }
+    }
     if (plan.configOps.length > 0) await clients.admin.alterTopicConfigs(name, plan.configOps);
     if (plan.reassignment.length > 0) {
       await clients.admin.reassignPartitions(name, plan.reassignment);

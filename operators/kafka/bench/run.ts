@@ -1,0 +1,283 @@
+// The kafka operator benchmark (`npx nx run kafka-operator:bench`, or `node operators/kafka/bench/run.ts` from the
+// repository root). A report, never a timed test: it fails only when something cannot run.
+//   1. floor: the same 1,000 topics created directly with batched CreateTopics calls (100 per request, all in
+//      flight), three rounds, deleted after each;
+//   2. the operator, built and run as the e2e suites run it (its chart's ServiceAccount and flags): 1,000
+//      KafkaTopics applied at once → seconds until all are Ready, admin requests per topic, peak RSS;
+//   3. steady state: apiserver writes by the operator's ServiceAccount during 60 s (audit log), in a window that
+//      spans every topic's periodic drift check;
+//   4. writes the JSON to .reports/bench/kafka-operator.json and prints the report.
+import { readFile, mkdir, writeFile } from 'node:fs/promises';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { adminConnection, freshNamespace, randomSuffix, startOperator, waitForCondition } from '@domain-operators/e2e-harness';
+import type { OperatorProcess } from '@domain-operators/e2e-harness';
+import { coreTypes, getCondition, isNotFound, SharedInformers } from '@domain-operators/reconcile';
+import type { Client } from '@domain-operators/reconcile';
+import { ensureTestEnv, resolvePaths } from '@domain-operators/testenv';
+import type { KafkaInfo } from '@domain-operators/testenv';
+import { Admin } from '@platformatic/kafka';
+import { kafkaConnections, kafkaTopics } from '../src/index.ts';
+import type { KafkaTopic } from '../src/index.ts';
+import { auditOffset, countWrites, writesSince } from './audit.ts';
+import { adminRequestsBetween, formatReport, median, metricSum } from './report.ts';
+import type { KafkaBenchReport } from './report.ts';
+
+const TOPICS = 1_000;
+const PARTITIONS = 3;
+const CONFIG = { 'retention.ms': '86400000' };
+const BATCH = 100;
+const FLOOR_ROUNDS = 3;
+const CREATES_IN_FLIGHT = 100;
+const RATIO_TARGET = 1.25;
+const STEADY_WINDOW_S = 60;
+/** Drift checks run 120 s ± 10 % after a topic's last reconcile: a window from +75 s to +135 s spans them. */
+const STEADY_START_AFTER_READY_S = 75;
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+const seconds = (fromMs: number): number => Math.round((performance.now() - fromMs) / 10) / 100;
+
+function log(message: string): void {
+  console.error(`[bench] ${message}`);
+}
+
+function kafkaAdmin(kafka: KafkaInfo): Admin {
+  return new Admin({ clientId: 'kafka-operator-bench', bootstrapBrokers: [...kafka.bootstrapServers], sasl: { ...kafka.superUser } });
+}
+
+/**
+ * Deletes the topics of `names` that exist, in batches, until Kafka has listed none of them for 3 s in a row: a
+ * broker's listing trails its controller after a burst of changes, so one listing can miss topics that exist.
+ */
+async function deleteTopics(admin: Admin, names: readonly string[]): Promise<void> {
+  const wanted = new Set(names);
+  const deadline = Date.now() + 180_000;
+  let clearSince: number | undefined;
+  while (Date.now() < deadline) {
+    const present = (await admin.listTopics()).filter((n) => wanted.has(n));
+    if (present.length === 0) {
+      clearSince ??= Date.now();
+      if (Date.now() - clearSince >= 3_000) return;
+    } else {
+      clearSince = undefined;
+      const batches: Promise<unknown>[] = [];
+      // A topic already being deleted answers an error; the next listing tells.
+      for (let i = 0; i < present.length; i += BATCH) batches.push(admin.deleteTopics({ topics: present.slice(i, i + BATCH) }).catch(() => undefined));
+      await Promise.all(batches);
+    }
+    await sleep(500);
+  }
+  throw new Error('topics still listed 180 s after DeleteTopics');
+}
+
+/** One floor round: every topic created by CreateTopics requests of {@link BATCH}, all in flight at once. Seconds. */
+async function floorRound(admin: Admin, names: readonly string[]): Promise<number> {
+  const configs = Object.entries(CONFIG).map(([name, value]) => ({ name, value }));
+  const started = performance.now();
+  const batches: Promise<unknown>[] = [];
+  for (let i = 0; i < names.length; i += BATCH) batches.push(admin.createTopics({ topics: names.slice(i, i + BATCH), partitions: PARTITIONS, replicas: 1, configs }));
+  await Promise.all(batches);
+  const elapsed = seconds(started);
+  // The broker's metadata cache trails the controller: wait (unmeasured) until every topic is listed.
+  const wanted = new Set(names);
+  const deadline = Date.now() + 60_000;
+  while ((await admin.listTopics()).filter((n) => wanted.has(n)).length < names.length) {
+    if (Date.now() > deadline) throw new Error('floor: topics not listed 60 s after CreateTopics');
+    await sleep(100);
+  }
+  return elapsed;
+}
+
+/** The operator process's peak resident memory so far (VmHWM), in MiB. */
+async function peakRssMiB(operator: OperatorProcess): Promise<number> {
+  const pid = operator.pid();
+  if (pid === undefined) throw new Error('the operator is not running');
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const kib = Number(/^VmHWM:\s+(\d+) kB$/m.exec(status)?.[1]);
+  if (!Number.isFinite(kib)) throw new Error('no VmHWM in /proc/<pid>/status');
+  return Math.round((kib / 1024) * 10) / 10;
+}
+
+async function createConnection(client: Client, kafka: KafkaInfo, namespace: string, name: string): Promise<void> {
+  await client.create(coreTypes.secret, {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name: `${name}-login`, namespace },
+    stringData: { username: kafka.superUser.username, password: kafka.superUser.password },
+  });
+  await client.create(kafkaConnections.type, {
+    apiVersion: kafkaConnections.apiVersion,
+    kind: 'KafkaConnection',
+    metadata: { name },
+    spec: {
+      bootstrapServers: [...kafka.bootstrapServers],
+      sasl: { mechanism: kafka.superUser.mechanism, secretRef: { namespace, name: `${name}-login`, usernameKey: 'username', passwordKey: 'password' } },
+    },
+  });
+}
+
+const isReady = (t: KafkaTopic): boolean => {
+  const ready = getCondition(t.status?.conditions, 'Ready');
+  return ready?.status === 'True' && ready.observedGeneration === t.metadata.generation;
+};
+
+async function main(): Promise<void> {
+  const startedAt = new Date().toISOString();
+  const loadBefore = loadavg();
+  const env = await ensureTestEnv(['apiserver', 'kafka']);
+  const id = randomSuffix();
+  const names = Array.from({ length: TOPICS }, (_, i) => `bench-${id}-${String(i).padStart(4, '0')}`);
+  const admin = kafkaAdmin(env.kafka);
+  const { client, kubeConfig } = await adminConnection();
+  let operator: OperatorProcess | undefined;
+  let namespace: string | undefined;
+  const connection = `bench-${id}`;
+  const informersStop = new AbortController();
+  try {
+    // 1. The floor.
+    await admin.listTopics(); // connect and authenticate outside the measurement
+    const rounds: number[] = [];
+    for (let round = 1; round <= FLOOR_ROUNDS; round++) {
+      rounds.push(await floorRound(admin, names));
+      log(`floor round ${round}: ${rounds.at(-1)} s`);
+      await deleteTopics(admin, names);
+    }
+    const floorSeconds = median(rounds);
+
+    // 2. The operator, watching only the benchmark's namespace (the shared test environment may hold other
+    // sessions' KafkaTopics and KafkaUsers; KafkaConnections are cluster-scoped and always watched).
+    const ns = await freshNamespace({}, 'bench-kafka');
+    namespace = ns;
+    await createConnection(client, env.kafka, ns, connection);
+    operator = await startOperator({ system: 'kafka', values: { watchNamespaces: [ns] } });
+    const username = `system:serviceaccount:${operator.namespace}:${operator.serviceAccount}`;
+    await waitForCondition(client, kafkaConnections.type, { namespace: undefined, name: connection }, 'Ready', 'True', 60_000);
+    const informers = new SharedInformers({ kubeConfig }, { namespace: ns });
+    const topics = informers.informerFor(kafkaTopics.type);
+    const informersDone = informers.run(informersStop.signal).catch(() => undefined);
+    await informers.waitForSync();
+    const metricsBefore = await operator.metricsText();
+    const auditStart = await auditOffset(env.apiserver.auditLog);
+
+    log(`applying ${TOPICS} KafkaTopics`);
+    const started = performance.now();
+    let next = 0;
+    const applyWorker = async (): Promise<void> => {
+      while (next < TOPICS) {
+        const name = names[next++] ?? '';
+        await client.create(kafkaTopics.type, {
+          apiVersion: kafkaTopics.apiVersion,
+          kind: 'KafkaTopic',
+          metadata: { name, namespace: ns },
+          spec: { connectionRef: { name: connection }, partitions: PARTITIONS, replicationFactor: 1, config: { ...CONFIG }, deletionPolicy: 'Retain' },
+        });
+      }
+    };
+    let applySeconds = 0;
+    const applying = Promise.all(Array.from({ length: CREATES_IN_FLIGHT }, applyWorker)).then(() => {
+      applySeconds = seconds(started);
+    });
+    for (;;) {
+      const ready = topics.store.list(ns).filter(isReady).length;
+      if (ready === TOPICS) break;
+      if (performance.now() - started > 600_000) throw new Error(`only ${ready} of ${TOPICS} KafkaTopics Ready after 600 s`);
+      await sleep(20);
+    }
+    const allReadySeconds = seconds(started);
+    const readyAt = performance.now();
+    await applying;
+    const metricsAfter = await operator.metricsText();
+    const phaseWrites = await writesSince(env.apiserver.auditLog, auditStart, username);
+    const operatorWrites = phaseWrites.length;
+    log(`all Ready after ${allReadySeconds} s (creates done after ${applySeconds} s); writes ${JSON.stringify(countWrites(phaseWrites))}`);
+
+    // 3. Steady state.
+    await sleep(Math.max(0, STEADY_START_AFTER_READY_S * 1000 - (performance.now() - readyAt)));
+    const steadyMetricsBefore = await operator.metricsText();
+    const steadyOffset = await auditOffset(env.apiserver.auditLog);
+    log(`steady-state window: ${STEADY_WINDOW_S} s`);
+    await sleep(STEADY_WINDOW_S * 1000);
+    const steadyWrites = await writesSince(env.apiserver.auditLog, steadyOffset, username);
+    const steadyMetricsAfter = await operator.metricsText();
+    const rss = await peakRssMiB(operator);
+    const steadyTotal = steadyWrites.length;
+    const ofBench = steadyWrites.filter((w) => w.namespace === ns || (w.resource === 'kafkaconnections' && w.name === connection));
+    const ratio = Math.round((allReadySeconds / floorSeconds) * 100) / 100;
+
+    const cpu = cpus();
+    const report: KafkaBenchReport = {
+      startedAt,
+      machine: { cpus: cpu.length, cpuModel: cpu[0]?.model.trim() ?? '?', memoryGiB: Math.round(totalmem() / 2 ** 30), loadBefore, loadAfter: loadavg() },
+      versions: { node: process.version, kafka: env.kafka.version, kubernetes: env.apiserver.kubernetesVersion },
+      topics: TOPICS,
+      partitionsPerTopic: PARTITIONS,
+      floor: { batchSize: BATCH, rounds, medianSeconds: floorSeconds },
+      operator: {
+        applySeconds,
+        allReadySeconds,
+        ratioToFloor: ratio,
+        ratioTarget: RATIO_TARGET,
+        adminRequests: adminRequestsBetween(metricsBefore, metricsAfter, TOPICS),
+        peakRssMiB: rss,
+        reconciles:
+          metricSum(metricsAfter, 'controller_runtime_reconcile_total', { controller: 'kafkatopic' }) -
+          metricSum(metricsBefore, 'controller_runtime_reconcile_total', { controller: 'kafkatopic' }),
+        apiserverWrites: countWrites(phaseWrites),
+        apiserverWritesPerSecond: Math.round((TOPICS + operatorWrites) / allReadySeconds),
+      },
+      steadyState: {
+        windowSeconds: STEADY_WINDOW_S,
+        startedSecondsAfterReady: STEADY_START_AFTER_READY_S,
+        apiserverWrites: steadyTotal,
+        writesByVerb: countWrites(steadyWrites),
+        writesOfBenchObjects: ofBench.length,
+        topicReconciles:
+          metricSum(steadyMetricsAfter, 'controller_runtime_reconcile_total', { controller: 'kafkatopic' }) -
+          metricSum(steadyMetricsBefore, 'controller_runtime_reconcile_total', { controller: 'kafkatopic' }),
+        adminRequests: adminRequestsBetween(steadyMetricsBefore, steadyMetricsAfter, TOPICS).total,
+      },
+      verdicts: { ratio: ratio <= RATIO_TARGET ? 'met' : 'missed', steadyStateWrites: steadyTotal === 0 ? 'met' : 'missed' },
+    };
+    const out = join(resolvePaths().root, '.reports', 'bench', 'kafka-operator.json');
+    await mkdir(join(resolvePaths().root, '.reports', 'bench'), { recursive: true });
+    await writeFile(out, `${JSON.stringify(report, null, 2)}\n`);
+    console.log(formatReport(report));
+    log(`written to ${out}`);
+    informersStop.abort();
+    await informersDone;
+  } catch (err) {
+    log(`failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    throw err;
+  } finally {
+    informersStop.abort();
+    log('cleaning up');
+    if (namespace !== undefined) {
+      // With Retain, the running operator releases every finalizer without touching Kafka.
+      await client.delete(coreTypes.namespace, { namespace: undefined, name: namespace }).catch(() => undefined);
+      const deadline = Date.now() + 120_000;
+      while (Date.now() < deadline) {
+        if ((await client.list(kafkaTopics.type, { namespace, limit: 1 }).catch(() => ({ items: [] }))).items.length === 0) break;
+        await sleep(500);
+      }
+    }
+    await operator?.stop();
+    if (namespace !== undefined) {
+      for (const t of await client.listAll(kafkaTopics.type, { namespace }).catch(() => [])) {
+        await client.patch(kafkaTopics.type, { namespace, name: t.metadata.name ?? '' }, { type: 'merge', body: { metadata: { finalizers: null } } }).catch(() => undefined);
+      }
+    }
+    await client.delete(kafkaConnections.type, { namespace: undefined, name: connection }).catch((err: unknown) => {
+      if (!isNotFound(err)) throw err;
+    });
+    await deleteTopics(admin, names);
+    await admin.close();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(err instanceof Error ? (err.stack ?? err.message) : String(err));
+    process.exit(1);
+  },
+);

@@ -1,0 +1,49 @@
+import { isTerminalError, silentLogger, TerminalError } from '@domain-operators/reconcile';
+import type { ExternalContext, Recorder } from '@domain-operators/reconcile';
+import { describe, expect, it } from 'vitest';
+import type { KafkaConnection, KafkaTopic } from '../api/v1alpha1/index.ts';
+import type { ClusterClients } from './kafka-client-pool.ts';
+import { KafkaTopicAdapter } from './kafkatopic.adapter.ts';
+import type { DesiredKafkaTopic, ObservedKafkaTopic } from './kafkatopic.adapter.ts';
+
+const desired: DesiredKafkaTopic = { connection: 'main', topicName: 'orders', partitions: 4, replicationFactor: 1, config: {} };
+const grow: ObservedKafkaTopic = {
+  plan: { kind: 'changes', partitionCount: 4, configOps: [], reassignment: [], reassignmentInProgress: false, upToDate: false, diff: ['partitions: 2 → 4'] },
+};
+const context: ExternalContext<KafkaTopic> = {
+  request: { namespace: 'team', name: 'orders' },
+  reconcileId: 'r1',
+  log: silentLogger,
+  signal: new AbortController().signal,
+  externalName: 'main/orders',
+  object: {
+    apiVersion: 'kafka.domain-operators.io/v1alpha1',
+    kind: 'KafkaTopic',
+    metadata: { name: 'orders', namespace: 'team', uid: 'u1' },
+    spec: { connectionRef: { name: 'main' }, partitions: 4, replicationFactor: 1, deletionPolicy: 'Retain' },
+  },
+};
+const events: Recorder = { record: () => undefined };
+
+/** An adapter whose CreatePartitions fails with `error`. */
+function adapterFailingGrowWith(error: Error): KafkaTopicAdapter {
+  // Only `admin.createPartitions` is reached by a plan that only grows partitions.
+  const clients = { admin: { createPartitions: () => Promise.reject(error) } } as unknown as ClusterClients;
+  return new KafkaTopicAdapter({ resolver: { connection: () => ({}) as KafkaConnection, clients: () => Promise.resolve(clients) }, events });
+}
+
+describe('KafkaTopicAdapter.update', () => {
+  it('retries "already has N partitions" (a stale observation), instead of waiting for a spec change', async () => {
+    const adapter = adapterFailingGrowWith(new TerminalError('grow topic orders to 4 partitions: Topic already has 4 partition(s). (INVALID_PARTITIONS)', 'InvalidPartitions'));
+    const err: unknown = await adapter.update(desired, grow, context).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect(isTerminalError(err)).toBe(false);
+    expect((err as Error).message).toContain('observed partition count was stale');
+  });
+
+  it('keeps other terminal errors terminal', async () => {
+    const adapter = adapterFailingGrowWith(new TerminalError('not allowed', 'PolicyViolation'));
+    const err: unknown = await adapter.update(desired, grow, context).catch((e: unknown) => e);
+    expect(isTerminalError(err)).toBe(true);
+  });
+});
