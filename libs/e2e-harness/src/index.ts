@@ -30,3 +30,7 @@ export { belongsTo, componentsFor, formatProgress, kubectlGetArgs, LOCAL_STACK_F
 export type { LocalStack, LocalStackDeps, LocalStackOptions } from './local-stack.ts';
 export { LOCAL_STACK_USAGE, parseLocalStackArgs } from './local-stack-args.ts';
 export type { LocalStackArgs } from './local-stack-args.ts';
+export { operatorSmokeSuite } from './smoke-suite.ts';
+export type { AccessCheck, SmokeSuiteOptions } from './smoke-suite.ts';
+export { auditOffset, countWrites, countWritesByObject, parseWrites, writesSince } from './audit.ts';
+export type { AuditWrite } from './audit.ts';

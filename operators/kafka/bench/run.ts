@@ -19,7 +19,7 @@ import type { KafkaInfo } from '@domain-operators/testenv';
 import { Admin } from '@platformatic/kafka';
 import { kafkaConnections, kafkaTopics } from '../src/index.ts';
 import type { KafkaTopic } from '../src/index.ts';
-import { auditOffset, countWrites, writesSince } from './audit.ts';
+import { auditOffset, countWrites, writesSince } from '@domain-operators/e2e-harness';
 import { adminRequestsBetween, formatReport, median, metricSum } from './report.ts';
 import type { KafkaBenchReport } from './report.ts';
 

@@ -20,7 +20,7 @@ import { ensureTestEnv, resolvePaths } from '@domain-operators/testenv';
 import type { OpenSearchInfo } from '@domain-operators/testenv';
 import { openSearchConnections, openSearchIndices } from '../src/api/v1alpha1/index.ts';
 import type { OpenSearchIndex } from '../src/api/v1alpha1/index.ts';
-import { auditOffset, countWrites, writesSince } from './audit.ts';
+import { auditOffset, countWrites, writesSince } from '@domain-operators/e2e-harness';
 import { formatReport, median, metricSum, requestsBetween } from './report.ts';
 import type { OperatorPhase, OpenSearchBenchReport } from './report.ts';
 

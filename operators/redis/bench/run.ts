@@ -20,7 +20,7 @@ import { coreTypes, eventType } from '@domain-operators/reconcile';
 import type { Client } from '@domain-operators/reconcile';
 import { ensureTestEnv, resolvePaths } from '@domain-operators/testenv';
 import { redisReplications } from '../src/api/v1alpha1/index.ts';
-import { auditOffset, countWrites, countWritesByObject, writesSince } from './audit.ts';
+import { auditOffset, countWrites, countWritesByObject, writesSince } from '@domain-operators/e2e-harness';
 import { failoverRun, until, waitConverged } from './failover.ts';
 import { info, isReady, memberPods, operatorPassword, replication } from './members.ts';
 import type { Target } from './members.ts';
