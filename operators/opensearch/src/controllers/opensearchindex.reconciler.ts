@@ -11,6 +11,7 @@ import type { OpenSearchIndex } from '../api/v1alpha1/index.ts';
 import { openSearchIndices } from '../api/v1alpha1/index.ts';
 import type { DesiredIndex, IndexPlan, ObservedIndex } from '../opensearch/index-plan.ts';
 import { createIndexBody, desiredIndex, planIndex } from '../opensearch/index-plan.ts';
+import { OpenSearchError } from '../opensearch/errors.ts';
 import { checkIndexAliases, tenancyError } from '../opensearch/tenancy.ts';
 import type { Connections } from './connection-registry.ts';
 import type { ManagedControllerDeps } from './managed-controller.ts';
@@ -70,9 +71,29 @@ export class IndexAdapter implements ExternalAdapter<OpenSearchIndex, IndexDesir
     const name = desired.index.name;
     // Aliases are recorded first: recording one that the create then fails to add is harmless (only present ones are removed).
     await this.#deps.status.write(context.object, { indexName: name, aliases: Object.keys(desired.index.aliases).sort() }, context.signal);
-    const uuid = await api.createIndex(name, createIndexBody(desired.index), { signal: context.signal });
+    const uuid = await this.#createOnce(desired, context);
     const health = await api.indexHealth(name, { signal: context.signal });
     await this.#deps.status.write(context.object, { uuid, ...(health === undefined ? {} : { health }) }, context.signal);
+  }
+
+  /**
+   * Creates the index. `create` runs only after `observe` found no index and this resource recorded the create as
+   * pending (ExternalResourceReconciler's CreatePending), so an "already exists" answer is our own earlier request that
+   * outlived its timeout (seen under load with 16 workers): the index is taken as created, and the next observe
+   * compares it with the spec like any other.
+   */
+  async #createOnce(desired: IndexDesired, context: ExternalContext<OpenSearchIndex>): Promise<string> {
+    const api = this.#deps.connections.api(desired.connection);
+    const name = desired.index.name;
+    try {
+      return await api.createIndex(name, createIndexBody(desired.index), { signal: context.signal });
+    } catch (err) {
+      if (!(err instanceof OpenSearchError) || err.reason !== 'AlreadyExists') throw err;
+      const existing = await api.getIndex(name, { signal: context.signal });
+      if (existing === undefined) throw err;
+      context.log.info({ index: name }, 'index already created by an earlier attempt of this resource');
+      return existing.uuid;
+    }
   }
 
   async update(desired: IndexDesired, observed: IndexObserved, context: ExternalContext<OpenSearchIndex>): Promise<void> {
