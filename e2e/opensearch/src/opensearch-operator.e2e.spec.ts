@@ -284,10 +284,11 @@ describe('the OpenSearch operator as a process, against the real apiserver and O
     expect((await os('GET', `/${teamA}-logs/_search`, undefined, alice)).status).toBe(403);
     await eventually('role recreated', 40_000, async () => (await os('GET', `/_plugins/_security/api/roles/${roleName}`)).status === 200);
     await eventually('alice reads again', 10_000, async () => (await os('GET', `/${teamA}-logs/_search`, undefined, alice)).status === 200);
-    const events = await client.listAll(eventType, { namespace: teamA });
-    expect(events.filter((event) => event.regarding.name === 'reader' && event.reason === 'DriftCorrected').map((event) => event.note)).toEqual([
-      `recreated ${connectionName}/${roleName}, which was deleted outside this resource`,
-    ]);
+    // The recorder creates Events without blocking the reconcile, so the Event may land just after the role.
+    const driftNotes = async (): Promise<(string | undefined)[]> =>
+      (await client.listAll(eventType, { namespace: teamA })).filter((event) => event.regarding.name === 'reader' && event.reason === 'DriftCorrected').map((event) => event.note);
+    await eventually('DriftCorrected Event recorded', 10_000, async () => (await driftNotes()).length > 0);
+    expect(await driftNotes()).toEqual([`recreated ${connectionName}/${roleName}, which was deleted outside this resource`]);
   });
 
   it('refuses tenancy violations with TenancyViolation and writes nothing to OpenSearch', async () => {

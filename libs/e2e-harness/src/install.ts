@@ -1,5 +1,5 @@
 import type { KubernetesObject, V1CustomResourceDefinition, V1Deployment } from '@kubernetes/client-node';
-import { coreTypes, isAlreadyExists, isNotFound } from '@domain-operators/reconcile';
+import { coreTypes, isAlreadyExists, isNotFound, resourceType } from '@domain-operators/reconcile';
 import type { Client } from '@domain-operators/reconcile';
 import { helmTemplate } from './helm.ts';
 import { installableObjects, parseManifests, singleOfKind, typeOfManifest } from './manifests.ts';
@@ -92,6 +92,25 @@ async function applyAll(client: Client, objects: readonly KubernetesObject[]): P
         return current.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True') === true ? true : undefined;
       },
       { timeoutMs: 30_000, what: `CRD ${name} Established` },
+    );
+    // Established can come a moment before the apiserver serves the new resource (a POST then answers a plain
+    // "404 page not found"): wait until a list of it answers.
+    const current: V1CustomResourceDefinition = await client.get(coreTypes.customResourceDefinition, { namespace: undefined, name });
+    const served = current.spec.versions.find((version) => version.served);
+    if (served === undefined) continue;
+    const type = resourceType({
+      group: current.spec.group,
+      version: served.name,
+      kind: current.spec.names.kind,
+      plural: current.spec.names.plural,
+      namespaced: current.spec.scope === 'Namespaced',
+    });
+    await eventually(
+      async () => {
+        await client.list(type, { limit: 1 });
+        return true;
+      },
+      { timeoutMs: 30_000, what: `${current.spec.names.plural}.${current.spec.group} served` },
     );
   }
 }
