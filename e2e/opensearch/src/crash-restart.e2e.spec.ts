@@ -224,7 +224,10 @@ describe('the OpenSearch operator killed midway through 300 index creations', ()
     expect(reasons.get('DriftCorrected') ?? 0).toBe(0);
     // An Event of the killed process may be lost (they are sent in the background); never two creates of one index.
     expect([...createdPerIndex.values()].every((count) => count === 1)).toBe(true);
-    // Every index created after the restart was absent from OpenSearch: creates = the indices missing at the restart.
-    expect(requests('indices.create')).toBe(INDICES - existing.size);
+    // Every index created after the restart was absent from OpenSearch: creates ≤ the indices missing when we looked.
+    // Fewer by at most the killed process's in-flight creates (16 workers): OpenSearch may finish those after the
+    // kill and after our snapshot, and the restarted operator then finds them, counted as its own pending creates.
+    expect(requests('indices.create')).toBeLessThanOrEqual(INDICES - existing.size);
+    expect(requests('indices.create')).toBeGreaterThanOrEqual(INDICES - existing.size - 16);
   });
 });
