@@ -1,3 +1,4 @@
+import { generateClusterId } from './state.ts';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_KAFKA_PORTS, renderClientProperties, renderJavaArgFile, renderServerProperties, scramFormatArgs } from './config.ts';
 
@@ -57,5 +58,14 @@ describe('SCRAM secrets', () => {
 describe('renderJavaArgFile', () => {
   it('quotes each argument and escapes quotes and backslashes', () => {
     expect(renderJavaArgFile(['-cp', 'a b', 'x"y\\z'])).toBe('"-cp"\n"a b"\n"x\\"y\\\\z"\n');
+  });
+});
+
+describe('generateClusterId', () => {
+  it('never starts with "-", which the storage tool would read as an option', () => {
+    for (let i = 0; i < 2_000; i++) {
+      const id = generateClusterId();
+      expect(id).toMatch(/^[A-Za-z0-9_][A-Za-z0-9_-]{21}$/);
+    }
   });
 });

@@ -15,9 +15,16 @@ export function generatePassword(): string {
   return randomBytes(24).toString('base64url');
 }
 
-/** A random KRaft cluster id in the format `kafka-storage random-uuid` prints (16 bytes, base64url, unpadded). */
+/**
+ * A random KRaft cluster id in the format `kafka-storage random-uuid` prints (16 bytes, base64url, unpadded). Like
+ * Kafka's own `Uuid.randomUuid`, it never starts with `-`, which the storage tool's argument parser would take for an
+ * option ("argument --cluster-id/-t: expected one argument").
+ */
 export function generateClusterId(): string {
-  return randomBytes(16).toString('base64url');
+  for (;;) {
+    const id = randomBytes(16).toString('base64url');
+    if (!id.startsWith('-')) return id;
+  }
 }
 
 /** Reads the state file; `undefined` when it is absent or unreadable (the caller then starts afresh). */
