@@ -1,19 +1,2 @@
 // Reading figures out of the operator's `/metrics` text (Prometheus exposition format).
-
-/**
- * The sum of every sample of metric `name` whose labels include all of `labels` (0 when there is none). Pure.
- * Label values must not contain `"` or `,` (ours never do).
- */
-export function metricSum(text: string, name: string, labels: Readonly<Record<string, string>> = {}): number {
-  let sum = 0;
-  for (const line of text.split('\n')) {
-    const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{([^}]*)\})? ([^ ]+)/.exec(line);
-    if (match?.[1] !== name) continue;
-    const present = new Map((match[2] ?? '').split(',').filter((p) => p !== '').map((p) => {
-      const [key = '', value = ''] = p.split('=');
-      return [key, value.replace(/^"|"$/g, '')] as const;
-    }));
-    if (Object.entries(labels).every(([key, value]) => present.get(key) === value)) sum += Number(match[3]);
-  }
-  return sum;
-}
+export { metricSum } from '@domain-operators/e2e-harness';

@@ -1,4 +1,6 @@
 // The OpenSearch operator benchmark's report: its JSON shape, the pure helpers that compute it, and its printed form.
+import { metricSum } from '@domain-operators/e2e-harness';
+export { median, metricSum } from '@domain-operators/e2e-harness';
 
 /** `opensearch_operator_requests_total` between two scrapes of `/metrics`. */
 export interface OpenSearchRequests {
@@ -50,28 +52,6 @@ export interface OpenSearchBenchReport {
   readonly verdicts: { readonly ratio: 'met' | 'missed'; readonly steadyStateWrites: 'met' | 'missed' };
 }
 
-/**
- * The sum of every sample of metric `name` in Prometheus text whose labels include all of `labels` (0 when none).
- * Pure. Label values must not contain `"` or `,`.
- */
-export function metricSum(text: string, name: string, labels: Readonly<Record<string, string>> = {}): number {
-  let sum = 0;
-  for (const line of text.split('\n')) {
-    const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{([^}]*)\})? ([^ ]+)/.exec(line);
-    if (match?.[1] !== name) continue;
-    const present = new Map(
-      (match[2] ?? '')
-        .split(',')
-        .filter((p) => p !== '')
-        .map((p) => {
-          const [key = '', value = ''] = p.split('=');
-          return [key, value.replace(/^"|"$/g, '')] as const;
-        }),
-    );
-    if (Object.entries(labels).every(([key, value]) => present.get(key) === value)) sum += Number(match[3]);
-  }
-  return sum;
-}
 
 /** `opensearch_operator_requests_total` per API between two scrapes, and per index. Pure. */
 export function requestsBetween(before: string, after: string, indices: number): OpenSearchRequests {
@@ -88,13 +68,6 @@ export function requestsBetween(before: string, after: string, indices: number):
   return { total, perIndex: Math.round((total / indices) * 1000) / 1000, byApi };
 }
 
-/** The median of `values` (the mean of the middle two for an even count). Throws on an empty list. Pure. */
-export function median(values: readonly number[]): number {
-  if (values.length === 0) throw new Error('median of nothing');
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
-}
 
 const fixed = (n: number, digits = 2): string => n.toFixed(digits);
 const listed = (counts: Readonly<Record<string, number>>): string =>

@@ -1,4 +1,6 @@
 // The redis operator benchmark's report: its JSON shape, the pure helpers that compute it, and its printed form.
+import { median } from '@domain-operators/e2e-harness';
+export { median } from '@domain-operators/e2e-harness';
 
 /** Median, minimum and maximum of a series of milliseconds (all `null` when no run succeeded). */
 export interface Summary {
@@ -85,13 +87,6 @@ export interface SteadyWindow {
   readonly at: readonly string[];
 }
 
-/** The median of `values` (the mean of the middle two for an even count). Throws on an empty list. Pure. */
-export function median(values: readonly number[]): number {
-  if (values.length === 0) throw new Error('median of nothing');
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
-}
 
 /** Median, min and max of the defined values. Pure. */
 export function summarize(values: readonly (number | undefined)[]): Summary {

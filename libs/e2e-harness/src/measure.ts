@@ -1,0 +1,32 @@
+// Small measuring helpers shared by the operators' benchmarks and e2e suites.
+
+/**
+ * The sum of every sample of metric `name` in Prometheus exposition text whose labels include all of `labels`
+ * (0 when there is none). Pure. Label values must not contain `"` or `,` (ours never do).
+ */
+export function metricSum(text: string, name: string, labels: Readonly<Record<string, string>> = {}): number {
+  let sum = 0;
+  for (const line of text.split('\n')) {
+    const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{([^}]*)\})? ([^ ]+)/.exec(line);
+    if (match?.[1] !== name) continue;
+    const present = new Map(
+      (match[2] ?? '')
+        .split(',')
+        .filter((p) => p !== '')
+        .map((p) => {
+          const [key = '', value = ''] = p.split('=');
+          return [key, value.replace(/^"|"$/g, '')] as const;
+        }),
+    );
+    if (Object.entries(labels).every(([key, value]) => present.get(key) === value)) sum += Number(match[3]);
+  }
+  return sum;
+}
+
+/** The median of `values` (the mean of the middle two for an even count). Throws on an empty list. Pure. */
+export function median(values: readonly number[]): number {
+  if (values.length === 0) throw new Error('median of nothing');
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+}
