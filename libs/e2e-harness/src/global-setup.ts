@@ -1,6 +1,8 @@
 import { ensureTestEnv } from '@domain-operators/testenv';
 import type { ComponentName } from '@domain-operators/testenv';
 import { buildOperator } from './bundle.ts';
+import { adminClient } from './cluster.ts';
+import { installCrds } from './install.ts';
 import type { OperatorSystem } from './system.ts';
 
 /** Options for {@link prepareE2eRun}. */
@@ -12,11 +14,13 @@ export interface PrepareE2eOptions {
 
 /**
  * For an e2e project's vitest global setup: brings up (or reuses) the testenv components the suite needs, unless
- * `$E2E_KUBECONFIG` names an existing cluster, and builds the operator bundle once for the whole run.
+ * `$E2E_KUBECONFIG` names an existing cluster, builds the operator bundle once for the whole run, and installs the
+ * chart's CRDs (so fixtures can create custom resources before any operator starts).
  */
 export async function prepareE2eRun(options: PrepareE2eOptions, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   if (env['E2E_KUBECONFIG'] === undefined || env['E2E_KUBECONFIG'] === '') {
     await ensureTestEnv(['apiserver', ...(options.components ?? [])]);
   }
   await buildOperator(options.system);
+  await installCrds(await adminClient(), options.system);
 }

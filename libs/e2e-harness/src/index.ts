@@ -12,7 +12,7 @@ export type { LocalEndpoints } from './manifests.ts';
 export { clusterEndpoint, renderTokenKubeconfig, requestServiceAccountToken } from './kubeconfig.ts';
 export type { TokenKubeconfigInput, TokenRequestOptions } from './kubeconfig.ts';
 export { buildOperator } from './bundle.ts';
-export { HARNESS_FIELD_MANAGER, installChartForProcess, uninstallChartForProcess } from './install.ts';
+export { HARNESS_FIELD_MANAGER, installChartForProcess, installCrds, uninstallChartForProcess } from './install.ts';
 export type { ChartInstallation, InstallChartOptions } from './install.ts';
 export { adminClient, adminConnection, deleteNamespace, freshNamespace, randomSuffix } from './cluster.ts';
 export type { AdminConnection } from './cluster.ts';

@@ -76,6 +76,16 @@ export async function installChartForProcess(client: Client, options: InstallCha
   return installation;
 }
 
+/**
+ * Applies only the operator chart's CRDs (server-side apply as admin) and waits until each is Established and served.
+ * Idempotent. For a suite's global setup, so fixtures may create custom resources before the operator starts.
+ */
+export async function installCrds(client: Client, system: OperatorSystem): Promise<void> {
+  const layout = operatorLayout(system);
+  const rendered = parseManifests(await helmTemplate({ chartDir: layout.chartDir, releaseName: `${system}-crds`, namespace: 'default', includeCrds: true }));
+  await applyAll(client, rendered.filter((object) => object.kind === 'CustomResourceDefinition'));
+}
+
 async function applyAll(client: Client, objects: readonly KubernetesObject[]): Promise<void> {
   for (const object of objects) {
     await client.patch(
