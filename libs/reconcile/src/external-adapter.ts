@@ -37,4 +37,12 @@ export interface ExternalAdapter<T extends KubernetesObject, D, O> {
   update(desired: D, observed: O, context: ExternalContext<T>): Promise<void>;
   /** Deletes the external object; must succeed when it is already gone (idempotent). */
   delete(target: DeleteTarget<D>, context: ExternalContext<T>): Promise<void>;
+  /**
+   * Optional: the kind's own status fields (e.g. a topic's id and partition count) from what `observe`, `create` or
+   * `update` saw during the current reconcile of `object`, handed over once: the call forgets them. The reconciler
+   * writes them in the same status patch as its conditions (its own fields win on a clash) and calls this once more
+   * when the reconcile ends, so nothing outlives it. `undefined` when there is nothing to write; a `null` value
+   * removes a field.
+   */
+  takeStatusFields?(object: T): Readonly<Record<string, unknown>> | undefined;
 }

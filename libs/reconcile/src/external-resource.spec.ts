@@ -122,7 +122,6 @@ describe('ExternalResourceReconciler: create and steady state', () => {
 
     expect(t.system.objects.get('orders')).toEqual({ partitions: '3' });
     expect(t.system.writes()).toEqual([{ op: 'create', name: 'orders' }]);
-    expect(t.objects.current(uid).metadata?.finalizers).toEqual([`${PREFIX}/external`]);
     expect(t.status(uid)).toMatchObject({ externalName: 'orders', ownership: 'Created', observedGeneration: 1 });
     expect(t.condition(uid, 'Synced')).toMatchObject({ status: 'True', reason: 'ReconcileSuccess', observedGeneration: 1 });
     expect(t.condition(uid, 'Ready')).toMatchObject({ status: 'True', reason: 'Available', observedGeneration: 1 });
@@ -360,14 +359,15 @@ describe('ExternalResourceReconciler: pause', () => {
   it('on deletion while paused: Delete of an owned object waits (finalizer kept, Paused); Retain releases at once', async () => {
     const t = setup();
     const deleting = t.add(widget('orders', { deletionPolicy: 'Delete' }));
-    const retaining = t.add(widget('payments'));
+    const retaining = t.add(widget('payments', { deletionPolicy: 'Delete' }));
     await t.reconcile(deleting);
     await t.reconcile(retaining);
     t.system.calls.length = 0;
-    for (const uid of [deleting, retaining]) {
-      t.objects.edit(uid, withAnnotation('paused', 'true'));
-      t.objects.delete(uid);
-    }
+    // Paused first, so the switch to Retain cannot release the finalizer before the deletion.
+    t.objects.edit(retaining, withAnnotation('paused', 'true'));
+    t.objects.edit(retaining, (w) => ({ ...w, spec: { ...w.spec, deletionPolicy: 'Retain' } }));
+    t.objects.edit(deleting, withAnnotation('paused', 'true'));
+    for (const uid of [deleting, retaining]) t.objects.delete(uid);
 
     await expect(t.reconcile(deleting)).resolves.toEqual(Result.requeueAfter(TEN_MINUTES));
     await t.reconcile(retaining);
@@ -385,16 +385,36 @@ describe('ExternalResourceReconciler: pause', () => {
 });
 
 describe('ExternalResourceReconciler: deletion', () => {
-  it('Retain (the kind default here) releases the finalizer and leaves the external object', async () => {
+  it('Retain (the kind default here) adds no finalizer: the resource goes at once and the external object stays', async () => {
     const t = setup();
     const uid = t.add(widget('orders'));
     await t.reconcile(uid);
-    t.objects.delete(uid);
+    expect(t.objects.current(uid).metadata?.finalizers).toBeUndefined();
 
-    await t.reconcile(uid);
+    t.objects.delete(uid);
 
     expect(t.objects.has(uid)).toBe(false);
     expect(t.system.objects.get('orders')).toEqual({ partitions: '3' });
+    expect(t.system.writes()).toEqual([{ op: 'create', name: 'orders' }]);
+  });
+
+  it('Delete adds the finalizer before touching the external system; a switch to Retain removes it, back to Delete adds it', async () => {
+    const t = setup();
+    const uid = t.add(widget('orders', { deletionPolicy: 'Delete' }));
+    t.system.fail('observe', new Error('backend down'));
+    await expect(t.reconcile(uid)).rejects.toThrow('backend down');
+    expect(t.objects.current(uid).metadata?.finalizers).toEqual([`${PREFIX}/external`]);
+    t.system.heal();
+    await t.reconcile(uid);
+
+    t.objects.edit(uid, (w) => ({ ...w, spec: { ...w.spec, deletionPolicy: 'Retain' } }));
+    await t.reconcile(uid);
+    expect(t.objects.current(uid).metadata?.finalizers).toEqual([]);
+    expect(t.objects.finalizerReleases).toBe(1);
+
+    t.objects.edit(uid, (w) => ({ ...w, spec: { ...w.spec, deletionPolicy: 'Delete' } }));
+    await t.reconcile(uid);
+    expect(t.objects.current(uid).metadata?.finalizers).toEqual([`${PREFIX}/external`]);
     expect(t.system.writes()).toEqual([{ op: 'create', name: 'orders' }]);
   });
 
@@ -529,6 +549,42 @@ describe('ExternalResourceReconciler: drift', () => {
     await expect(t.reconcile(uid)).resolves.toEqual(Result.requeueAfter(10_000));
     t.objects.edit(uid, withAnnotation('drift-check-interval', 'soon'));
     await expect(t.reconcile(uid)).resolves.toEqual(Result.requeueAfter(120_000));
+  });
+});
+
+describe('ExternalResourceReconciler: the adapter\'s status fields', () => {
+  it('are written in the same patch as the conditions, and nothing is kept after the reconcile', async () => {
+    const t = setup();
+    t.system.offerStatusFields = true;
+    const uid = t.add(widget('orders', { config: { partitions: '3', retention: '1d' } }));
+
+    await t.reconcile(uid);
+
+    // The pending claim before the create, then conditions, ownership and the adapter's fields in one patch.
+    expect(t.objects.statusWrites).toBe(2);
+    expect(t.status(uid)).toMatchObject({ ownership: 'Created', keys: 2 });
+    expect(t.condition(uid, 'Ready')).toMatchObject({ status: 'True' });
+    expect(t.system.offered.size).toBe(0);
+
+    await t.reconcile(uid);
+    expect(t.objects.statusWrites).toBe(2);
+    expect(t.system.offered.size).toBe(0);
+  });
+
+  it('go out with a failure as well, in its one status write', async () => {
+    const t = setup();
+    t.system.offerStatusFields = true;
+    const uid = t.add(widget('orders'));
+    await t.reconcile(uid);
+    const writes = t.objects.statusWrites;
+    t.system.editByHand('orders', { extra: 'by hand' });
+    t.system.fail('update', new FakeBackendError('backend refused', 'BackendRefused'));
+
+    await expect(t.reconcile(uid)).rejects.toThrow('backend refused');
+
+    expect(t.objects.statusWrites).toBe(writes + 1);
+    expect(t.status(uid)).toMatchObject({ keys: 2 });
+    expect(t.condition(uid, 'Synced')).toMatchObject({ status: 'False', reason: 'BackendRefused' });
   });
 });
 

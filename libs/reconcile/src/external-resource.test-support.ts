@@ -51,6 +51,10 @@ export class InMemoryExternalSystem implements ExternalAdapter<KubernetesObject,
   readonly objects = new Map<string, Record<string, string>>();
   readonly calls: ExternalCall[] = [];
   readonly #failures = new Map<Op, Error>();
+  /** When true, `observe` and `create` offer `{ keys: <number of config keys seen> }` as status fields. */
+  offerStatusFields = false;
+  /** uid → fields offered and not yet taken. */
+  readonly offered = new Map<string, Record<string, unknown>>();
 
   /** Every later call of `op` throws `error` until {@link heal}. */
   fail(op: Op, error: Error): void {
@@ -78,10 +82,11 @@ export class InMemoryExternalSystem implements ExternalAdapter<KubernetesObject,
     this.objects.delete(name);
   }
 
-  observe(desired: FakeSpec, _context: ExternalContext<KubernetesObject>): Promise<ExternalObservation<FakeObserved>> {
+  observe(desired: FakeSpec, context: ExternalContext<KubernetesObject>): Promise<ExternalObservation<FakeObserved>> {
     this.#enter('observe', desired.name);
     const config = this.objects.get(desired.name);
     if (config === undefined) return Promise.resolve({ exists: false });
+    this.#offer(context, Object.keys(config).length);
     const diff: string[] = [];
     for (const key of new Set([...Object.keys(desired.config), ...Object.keys(config)])) {
       const want = desired.config[key];
@@ -92,11 +97,23 @@ export class InMemoryExternalSystem implements ExternalAdapter<KubernetesObject,
     return Promise.resolve({ exists: true, upToDate: diff.length === 0, diff, observed: { config: { ...config } } });
   }
 
-  create(desired: FakeSpec, _context: ExternalContext<KubernetesObject>): Promise<void> {
+  create(desired: FakeSpec, context: ExternalContext<KubernetesObject>): Promise<void> {
     this.#enter('create', desired.name);
     if (this.objects.has(desired.name)) throw new FakeBackendError(`${desired.name} already exists`, 'AlreadyExistsInBackend');
     this.objects.set(desired.name, { ...desired.config });
+    this.#offer(context, Object.keys(desired.config).length);
     return Promise.resolve();
+  }
+
+  takeStatusFields(object: KubernetesObject): Readonly<Record<string, unknown>> | undefined {
+    const uid = object.metadata?.uid ?? '';
+    const fields = this.offered.get(uid);
+    this.offered.delete(uid);
+    return fields;
+  }
+
+  #offer(context: ExternalContext<KubernetesObject>, keys: number): void {
+    if (this.offerStatusFields) this.offered.set(context.object.metadata?.uid ?? '', { keys });
   }
 
   update(desired: FakeSpec, _observed: FakeObserved, _context: ExternalContext<KubernetesObject>): Promise<void> {
@@ -120,13 +137,16 @@ export class InMemoryExternalSystem implements ExternalAdapter<KubernetesObject,
 
 /**
  * The objects of one kind, held in memory the way the apiserver would hold them for these tests: status merge
- * patches, a finalizer that works as finalizer.ts's four cases (without the force-delete annotation), deletion that waits for finalizers, and a claim index
+ * patches, a finalizer that works as finalizer.ts's four cases (without the force-delete annotation) and releases
+ * like `releaseFinalizer`, deletion that waits for finalizers, and a claim index
  * over external names. `current(uid)` is what a reconcile gets (a fresh copy).
  */
 export class FakeObjects<T extends KubernetesObject> {
   readonly #objects = new Map<string, T>();
   readonly #finalizer: string;
   statusWrites = 0;
+  /** How often `finalizer.release` removed the finalizer. */
+  finalizerReleases = 0;
   #resourceVersion = 1;
 
   constructor(finalizer: string) {
@@ -194,6 +214,13 @@ export class FakeObjects<T extends KubernetesObject> {
       if (left.length === 0) this.#objects.delete(uidOf(object));
       else this.put(withMeta(stored, { finalizers: left }));
       return Result.done();
+    },
+    release: (object: T): Promise<T> => {
+      if (!(object.metadata?.finalizers ?? []).includes(this.#finalizer)) return Promise.resolve(object);
+      const stored = this.current(uidOf(object));
+      this.finalizerReleases++;
+      this.put(withMeta(stored, { finalizers: (stored.metadata?.finalizers ?? []).filter((f) => f !== this.#finalizer) }));
+      return Promise.resolve(this.current(uidOf(object)));
     },
   };
 

@@ -15,7 +15,7 @@ import type { ClaimIndex } from './external-claims.ts';
 import { claimWinner } from './external-claims.ts';
 import type { Recorder } from './events.ts';
 import type { FinalizerDeps, FinalizerHandlers } from './finalizer.ts';
-import { withFinalizer } from './finalizer.ts';
+import { releaseFinalizer, withFinalizer } from './finalizer.ts';
 import type { ExternalAdapter, ExternalContext } from './external-adapter.ts';
 import { errorFields } from './logger.ts';
 import type { ReconcileContext, Reconciler } from './reconciler.ts';
@@ -34,11 +34,19 @@ import { statusChange } from './status.ts';
  */
 export interface FinalizerRunner<T extends KubernetesObject> {
   run(object: T, handlers: Omit<FinalizerHandlers<T>, 'finalizer'>): Promise<Result>;
+  /**
+   * Removes the finalizer from an object that is not being deleted, when it carries it; resolves to the object as
+   * the apiserver now has it (the same object, and no request, when there was nothing to remove).
+   */
+  release(object: T): Promise<T>;
 }
 
-/** The {@link FinalizerRunner} over finalizer.ts's `withFinalizer` with finalizer name `finalizer`. */
+/** The {@link FinalizerRunner} over finalizer.ts's `withFinalizer` and `releaseFinalizer` with finalizer name `finalizer`. */
 export function finalizerRunner<T extends KubernetesObject>(finalizer: string, deps: FinalizerDeps<T>): FinalizerRunner<T> {
-  return { run: (object, handlers) => withFinalizer(object, { ...handlers, finalizer }, deps) };
+  return {
+    run: (object, handlers) => withFinalizer(object, { ...handlers, finalizer }, deps),
+    release: (object) => releaseFinalizer(object, finalizer, deps),
+  };
 }
 
 /**
@@ -141,15 +149,30 @@ interface Claim {
   readonly ownership: Ownership;
 }
 
-/** The state of one reconcile: the latest known version of the object (updated after each status write). */
+/** A claim this process recorded, and when (ms since the epoch). */
+interface RememberedClaim {
+  readonly claim: Claim;
+  readonly at: number;
+}
+
+/**
+ * The state of one reconcile: the latest known version of the object (updated after each status write) and the
+ * adapter's status fields taken so far, written with every status write of this reconcile.
+ */
 interface Attempt<T extends KubernetesObject> {
   object: T;
   readonly context: ReconcileContext;
+  adapterFields?: Readonly<Record<string, unknown>>;
 }
 
 const MAX_DIFF_LINES = 10;
 const MAX_MESSAGE_LENGTH = 1024;
 const MIN_DRIFT_CHECK_INTERVAL_MS = 10_000;
+/**
+ * How long a claim is remembered in memory at most. The memory only bridges the moment between our status write and
+ * the cache showing it; a watch that lags this far is unhealthy (readiness fails) long before.
+ */
+const CLAIM_MEMORY_MS = 10 * 60_000;
 
 /**
  * A {@link Reconciler} for resources that stand for one external object each. Per reconcile:
@@ -157,23 +180,33 @@ const MIN_DRIFT_CHECK_INTERVAL_MS = 10_000;
  * 1. `<prefix>/paused: "true"`: no adapter call at all; `Synced=False/Paused`, `Ready` unchanged; no finalizer is
  *    added. A paused resource being deleted releases its finalizer only when that needs no external call (Retain, or
  *    nothing owned); under `Delete` an owned object waits, finalizer kept, until the annotation goes.
- * 2. Otherwise, under the finalizer: compute external name and desired spec (a `TerminalError` writes its reason and
- *    stops); settle name conflicts (the claimant that owns the name, else the oldest, wins; the others get
- *    `ResourceConflict` and touch nothing); observe; then create, update, adopt or refuse (`AlreadyExists`, with the
- *    diff) by the ownership rules; record ownership; `Synced=True`, `Ready=True`; requeue after the jittered drift
- *    interval. An update of an owned object at an unchanged generation is drift: corrected, with a `DriftCorrected` Event.
- * 3. On deletion: `Delete` deletes the external object only if this resource owns it; `Retain` leaves it.
+ * 2. Otherwise compute external name and desired spec (a `TerminalError` writes its reason and stops); settle name
+ *    conflicts (the claimant that owns the name, else the oldest, wins; the others get `ResourceConflict` and touch
+ *    nothing); observe; then create, update, adopt or refuse (`AlreadyExists`, with the diff) by the ownership rules;
+ *    record ownership; `Synced=True`, `Ready=True`; requeue after the jittered drift interval. An update of an owned
+ *    object at an unchanged generation is drift: corrected, with a `DriftCorrected` Event. This runs under the
+ *    finalizer only when the deletion policy is `Delete`: a `Retain` resource has nothing to clean up, so it carries
+ *    no finalizer (one left from a former `Delete` is removed) and neither it nor its namespace ever waits for this
+ *    operator to be deleted. (A resource switched to `Delete` gets the finalizer at its next reconcile; deleted
+ *    before that, it leaves the external object, as `Retain` would.)
+ * 3. On deletion under the finalizer: `Delete` deletes the external object only if this resource owns it; `Retain`
+ *    leaves it.
  *
- * Errors: status is written first (`Synced=False` with the error's reason or `ReconcileError`), then the error is
- * rethrown so the loop backs off (or, for a `TerminalError`, waits for a change). Ownership is also remembered in
- * memory by UID, so a stale cache read right after our own create or adoption never mistakes our object for a
+ * Status: each write carries the adapter's {@link ExternalAdapter.takeStatusFields} when it has any, so a kind's own
+ * facts reach the apiserver in the same patch as the conditions. Errors: status is written first (`Synced=False`
+ * with the error's reason or `ReconcileError`), then the error is rethrown so the loop backs off (or, for a
+ * `TerminalError`, waits for a change). Ownership is also remembered in memory by UID until the cache shows it (at
+ * most 10 minutes), so a stale cache read right after our own create or adoption never mistakes our object for a
  * foreign one. Construction does no work.
  */
 export class ExternalResourceReconciler<T extends KubernetesObject, D, O> implements Reconciler<T> {
   readonly #deps: ExternalResourceDeps<T, D, O>;
   readonly #options: ExternalResourceOptions<T, D>;
-  /** uid → the claim this process last recorded, newer than any cached status. Entries go when cleanup finishes. */
-  readonly #claims = new Map<string, Claim>();
+  /**
+   * uid → the claim this process last recorded, newer than any cached status, in the order recorded. An entry goes
+   * when the cache shows it, when cleanup finishes, or after {@link CLAIM_MEMORY_MS}.
+   */
+  readonly #claims = new Map<string, RememberedClaim>();
 
   constructor(deps: ExternalResourceDeps<T, D, O>, options: ExternalResourceOptions<T, D>) {
     this.#deps = deps;
@@ -182,13 +215,28 @@ export class ExternalResourceReconciler<T extends KubernetesObject, D, O> implem
 
   /** See {@link ExternalResourceReconciler}. */
   async reconcile(object: T, context: ReconcileContext): Promise<Result> {
+    try {
+      return await this.#reconcile(object, context);
+    } finally {
+      // What the adapter saw but this reconcile did not write (it failed before a status write) is not kept.
+      this.#deps.adapter.takeStatusFields?.(object);
+    }
+  }
+
+  async #reconcile(object: T, context: ReconcileContext): Promise<Result> {
+    this.#forgetIfCached(object);
     const attempt: Attempt<T> = { object, context };
     const paused = this.#annotation(object, 'paused') === 'true';
-    if (paused && object.metadata?.deletionTimestamp == null) {
+    const deleting = object.metadata?.deletionTimestamp != null;
+    if (paused && !deleting) {
       await this.#writeStatus(attempt, {
         conditions: [condition(ExternalConditions.synced, 'False', ExternalConditions.paused, `reconciliation is paused by the annotation ${this.#options.annotationPrefix}/paused; remove it to resume`)],
       });
       return Result.done();
+    }
+    if (!deleting && this.#deletionPolicy(object) === 'Retain') {
+      const released = await this.#deps.finalizer.release(object);
+      return this.#apply({ object: released, context });
     }
     return this.#deps.finalizer.run(object, {
       apply: (current) => this.#apply({ object: current, context }),
@@ -262,7 +310,7 @@ export class ExternalResourceReconciler<T extends KubernetesObject, D, O> implem
       return this.#requeue(attempt);
     }
 
-    this.#claims.set(uidOf(object), claim);
+    this.#remember(object, claim);
     await this.#writeStatus(attempt, {
       conditions: [
         condition(ExternalConditions.synced, 'True', ExternalConditions.reconcileSuccess, ''),
@@ -332,26 +380,58 @@ export class ExternalResourceReconciler<T extends KubernetesObject, D, O> implem
 
   /** Writes the claim before an external create, so a crash between the two cannot orphan our own object. */
   async #recordClaim(attempt: Attempt<T>, claim: Claim): Promise<void> {
-    this.#claims.set(uidOf(attempt.object), claim);
+    this.#remember(attempt.object, claim);
     await this.#writeStatus(attempt, { fields: { externalName: claim.externalName, ownership: claim.ownership } });
   }
 
   async #writeStatus(attempt: Attempt<T>, desired: DesiredStatus): Promise<void> {
-    const now = (this.#deps.now ?? defaultNow)();
-    const change = statusChange(attempt.object, desired, now);
+    const taken = this.#deps.adapter.takeStatusFields?.(attempt.object);
+    if (taken !== undefined) attempt.adapterFields = { ...attempt.adapterFields, ...taken };
+    const withAdapterFields: DesiredStatus =
+      attempt.adapterFields === undefined ? desired : { ...desired, fields: { ...attempt.adapterFields, ...desired.fields } };
+    const now = this.#now();
+    const change = statusChange(attempt.object, withAdapterFields, now);
     if (change === undefined) return;
-    await this.#deps.status.patchStatus(attempt.object, desired, now);
+    await this.#deps.status.patchStatus(attempt.object, withAdapterFields, now);
     // Later writes in this reconcile compare against what we just wrote, not against the cached copy.
     attempt.object = { ...attempt.object, status: { ...statusOf(attempt.object), ...change } };
+  }
+
+  /** Remembers `claim` for `object` (see {@link ExternalResourceReconciler.#claims}), forgetting expired entries. */
+  #remember(object: KubernetesObject, claim: Claim): void {
+    const uid = uidOf(object);
+    const now = this.#now().getTime();
+    this.#claims.delete(uid); // re-inserted last, so the map stays in recording order
+    this.#claims.set(uid, { claim, at: now });
+    for (const [oldest, entry] of this.#claims) {
+      if (now - entry.at < CLAIM_MEMORY_MS) break;
+      this.#claims.delete(oldest);
+    }
+  }
+
+  /**
+   * Forgets the remembered claim of `cached` (an object as the controller's cache gives it) once its status shows
+   * that claim: the cache has caught up with our write, and a cache never goes back to an older version.
+   */
+  #forgetIfCached(cached: T): void {
+    const uid = uidOf(cached);
+    const remembered = this.#claims.get(uid)?.claim;
+    const status = statusOf(cached);
+    if (remembered === undefined) return;
+    if (remembered.externalName === status.externalName && remembered.ownership === status.ownership) this.#claims.delete(uid);
   }
 
   /** The claim of `object`: what this process recorded last, else its (possibly stale) status. */
   #claimOf(object: KubernetesObject): Claim | undefined {
     const remembered = this.#claims.get(uidOf(object));
-    if (remembered !== undefined) return remembered;
+    if (remembered !== undefined) return remembered.claim;
     const status = statusOf(object);
     if (status.externalName === undefined || status.ownership === undefined) return undefined;
     return { externalName: status.externalName, ownership: status.ownership };
+  }
+
+  #now(): Date {
+    return (this.#deps.now ?? defaultNow)();
   }
 
   #winner(object: T, externalName: string): T {

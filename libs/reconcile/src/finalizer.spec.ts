@@ -4,7 +4,7 @@ import { Client } from './client.ts';
 import { KubeApiError, TerminalError } from './errors.ts';
 import type { EventInput, Recorder } from './events.ts';
 import type { FinalizerHandlers } from './finalizer.ts';
-import { forceDeleteAnnotation, withFinalizer } from './finalizer.ts';
+import { forceDeleteAnnotation, releaseFinalizer, withFinalizer } from './finalizer.ts';
 import { resourceType } from './resource-type.ts';
 import type { RestRequest, RestTransport } from './rest.ts';
 import { Result } from './result.ts';
@@ -162,5 +162,31 @@ describe('withFinalizer', () => {
     expect(rest.requests).toEqual([]);
     expect(calls).toEqual([]);
     expect(recorder.events).toEqual([]);
+  });
+});
+
+describe('releaseFinalizer', () => {
+  it('removes the finalizer by index after testing its value, and returns the patched object', async () => {
+    const { rest, deps } = setup();
+    const released = await releaseFinalizer(topic({ finalizers: ['a/b', FINALIZER] }), FINALIZER, deps);
+    expect(released.metadata?.name).toBe('patched');
+    expect(rest.requests[0]).toMatchObject({ method: 'PATCH', contentType: 'application/json-patch+json' });
+    expect(rest.requests[0]?.body).toEqual([
+      { op: 'test', path: '/metadata/finalizers/1', value: FINALIZER },
+      { op: 'remove', path: '/metadata/finalizers/1' },
+    ]);
+  });
+
+  it('makes no request and returns the same object when the finalizer is absent', async () => {
+    const { rest, deps } = setup();
+    const object = topic({ finalizers: ['a/b'] });
+    expect(await releaseFinalizer(object, FINALIZER, deps)).toBe(object);
+    expect(rest.requests).toEqual([]);
+  });
+
+  it('rejects when the guarded patch fails (a stale cached list)', async () => {
+    const { rest, deps } = setup();
+    rest.answers.push(new KubeApiError('test failed', 422, 'Invalid'));
+    await expect(releaseFinalizer(topic({ finalizers: [FINALIZER] }), FINALIZER, deps)).rejects.toMatchObject({ status: 422 });
   });
 });

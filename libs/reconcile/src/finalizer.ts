@@ -104,6 +104,21 @@ export async function withFinalizer<T extends KubernetesObject>(object: T, handl
   return result;
 }
 
+/**
+ * Removes `finalizer` from an object that is NOT being deleted, when it carries it (a kind whose deletion no longer
+ * needs cleanup, e.g. after its deletion policy became `Retain`), with the same guarded JSON patch as a removal
+ * after cleanup. Returns the patched object, or `object` itself (no request) when the finalizer is absent.
+ * Rejects with the client's `KubeApiError` when the patch fails (422: the cached object was stale; retry).
+ */
+export async function releaseFinalizer<T extends KubernetesObject>(object: T, finalizer: string, deps: FinalizerDeps<T>): Promise<T> {
+  const index = (object.metadata?.finalizers ?? []).indexOf(finalizer);
+  if (index < 0) return object;
+  return jsonPatch(deps, object, [
+    { op: 'test', path: `/metadata/finalizers/${index}`, value: finalizer },
+    { op: 'remove', path: `/metadata/finalizers/${index}` },
+  ]);
+}
+
 async function removeFinalizer<T extends KubernetesObject>(deps: FinalizerDeps<T>, object: T, index: number, finalizer: string): Promise<void> {
   try {
     await jsonPatch(deps, object, [

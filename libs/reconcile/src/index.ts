@@ -89,7 +89,7 @@ export { patchStatusIfChanged, statusChange } from './status.ts';
 export type { DesiredStatus, PatchStatusOptions } from './status.ts';
 export { clientEventSink, EventRecorder, eventType, MAX_EVENT_NOTE_BYTES, microTime, truncateUtf8 } from './events.ts';
 export type { EventInput, EventObjectReference, EventRecorderDeps, EventRecorderOptions, EventSeries, EventSink, KubeEvent, Recorder } from './events.ts';
-export { forceDeleteAnnotation, withFinalizer } from './finalizer.ts';
+export { forceDeleteAnnotation, releaseFinalizer, withFinalizer } from './finalizer.ts';
 export type { FinalizerDeps, FinalizerHandlers } from './finalizer.ts';
 export { defineCustomResource, deletionPolicy } from './crd.ts';
 export type {

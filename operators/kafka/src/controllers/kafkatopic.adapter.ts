@@ -41,22 +41,41 @@ export interface KafkaTopicAdapterDeps {
  * DescribeConfigs request for up to 100 topics), creations too; the rest (partitions, configs, reassignments,
  * deletion) are per topic. A refused plan (`PartitionDecreaseNotSupported`, `InvalidReplicationFactor`) changes
  * nothing: `update` throws it as a `TerminalError`. What it saw of each topic is kept by resource UID until the
- * reconciler takes it with {@link KafkaTopicAdapter.takeFacts} for the status.
+ * reconciler takes it for the status with {@link KafkaTopicAdapter.takeStatusFields}.
  */
 export class KafkaTopicAdapter implements ExternalAdapter<KafkaTopic, DesiredKafkaTopic, ObservedKafkaTopic> {
   readonly #deps: KafkaTopicAdapterDeps;
   readonly #facts = new Map<string, TopicFacts>();
+  /** UIDs of the resources whose topic is being reassigned; kept apart from the facts, which go to the status. */
+  readonly #reassigning = new Set<string>();
 
   /** Does no work. */
   constructor(deps: KafkaTopicAdapterDeps) {
     this.#deps = deps;
   }
 
-  /** The facts recorded for the resource `uid` since the last call (`undefined` when none), and forgets them. */
-  takeFacts(uid: string): TopicFacts | undefined {
+  /**
+   * The status fields from the facts recorded for `topic` since the last call (`undefined` when none), and forgets
+   * them: topicName, topicId, partitions, replicationFactor, and replicasChange (`null`, i.e. removed, when no
+   * reassignment runs). Not for a topic being deleted: its status is left as it was.
+   */
+  takeStatusFields(topic: KafkaTopic): Readonly<Record<string, unknown>> | undefined {
+    const uid = topic.metadata.uid ?? '';
     const facts = this.#facts.get(uid);
     this.#facts.delete(uid);
-    return facts;
+    if (facts === undefined || topic.metadata.deletionTimestamp != null) return undefined;
+    return {
+      topicName: facts.topicName,
+      topicId: facts.topicId,
+      partitions: facts.partitions,
+      replicationFactor: facts.replicationFactor,
+      replicasChange: facts.replicasChange ?? null,
+    };
+  }
+
+  /** Whether the last observe or update of the resource `uid` saw (or started) a replication factor change. */
+  isReassigning(uid: string): boolean {
+    return this.#reassigning.has(uid);
   }
 
   async observe(desired: DesiredKafkaTopic, context: ExternalContext<KafkaTopic>): Promise<ExternalObservation<ObservedKafkaTopic>> {
@@ -118,7 +137,7 @@ export class KafkaTopicAdapter implements ExternalAdapter<KafkaTopic, DesiredKaf
       await clients.admin.reassignPartitions(name, plan.reassignment);
       const facts = this.#facts.get(uidOf(context));
       if (facts !== undefined) {
-        this.#facts.set(uidOf(context), {
+        this.#record(context, {
           ...facts,
           replicasChange: { targetReplicas: desired.replicationFactor, state: 'Ongoing', message: `reassigning ${plan.reassignment.length} partitions of ${name} to ${desired.replicationFactor} replicas` },
         });
@@ -156,7 +175,10 @@ export class KafkaTopicAdapter implements ExternalAdapter<KafkaTopic, DesiredKaf
   }
 
   #record(context: ExternalContext<KafkaTopic>, facts: TopicFacts): void {
-    this.#facts.set(uidOf(context), facts);
+    const uid = uidOf(context);
+    this.#facts.set(uid, facts);
+    if (facts.replicasChange === undefined) this.#reassigning.delete(uid);
+    else this.#reassigning.add(uid);
   }
 }
 

@@ -5,7 +5,7 @@ import type { KafkaTopic } from '../api/v1alpha1/index.ts';
 import { resolveKafkaName, tenancyError } from '../kafka/tenancy.ts';
 import type { ConnectionResolver } from './connection-resolver.ts';
 import { KafkaTopicAdapter } from './kafkatopic.adapter.ts';
-import type { DesiredKafkaTopic, ObservedKafkaTopic, TopicFacts } from './kafkatopic.adapter.ts';
+import type { DesiredKafkaTopic, ObservedKafkaTopic } from './kafkatopic.adapter.ts';
 
 /** The finalizer the operator puts on KafkaTopics and KafkaUsers. */
 export const FINALIZER = `${GROUP}/finalizer`;
@@ -37,9 +37,9 @@ export interface KafkaTopicReconcilerOptions {
  * adoption of a topic matching the spec or carrying `kafka.domain-operators.io/adopt: "true"`, `AlreadyExists` with
  * the diff otherwise, the older of two KafkaTopics for one topic wins, drift correction with an Event, Retain or
  * Delete on deletion) over {@link KafkaTopicAdapter}. Order per reconcile: the connection and the tenancy rule
- * first (a refusal touches nothing in Kafka), then Kafka. Afterwards it writes the topic's own status fields
- * (topicName, topicId, partitions, replicationFactor, replicasChange) when they changed, and polls while a
- * replication factor change runs.
+ * first (a refusal touches nothing in Kafka), then Kafka. The topic's own status fields (topicName, topicId,
+ * partitions, replicationFactor, replicasChange) go out in the same status patch as the conditions; while a
+ * replication factor change runs it polls every `reassignmentPollMs`.
  */
 export class KafkaTopicReconciler implements Reconciler<KafkaTopic> {
   readonly #deps: KafkaTopicReconcilerDeps;
@@ -77,17 +77,8 @@ export class KafkaTopicReconciler implements Reconciler<KafkaTopic> {
 
   /** See the class comment. */
   async reconcile(object: KafkaTopic, context: ReconcileContext): Promise<Result> {
-    const uid = object.metadata.uid ?? '';
-    let result: Result;
-    try {
-      result = await this.#inner.reconcile(object, context);
-    } catch (err) {
-      await this.#writeFacts(object, this.#adapter.takeFacts(uid), context);
-      throw err;
-    }
-    const facts = this.#adapter.takeFacts(uid);
-    await this.#writeFacts(object, facts, context);
-    if (facts?.replicasChange !== undefined && object.metadata.deletionTimestamp == null) {
+    const result = await this.#inner.reconcile(object, context);
+    if (this.#adapter.isReassigning(object.metadata.uid ?? '') && object.metadata.deletionTimestamp == null) {
       const poll = this.#options.reassignmentPollMs ?? 5_000;
       return result.kind === 'requeueAfter' && result.delayMs < poll ? result : Result.requeueAfter(poll);
     }
@@ -138,28 +129,5 @@ export class KafkaTopicReconciler implements Reconciler<KafkaTopic> {
         });
       },
     };
-  }
-
-  async #writeFacts(object: KafkaTopic, facts: TopicFacts | undefined, context: ReconcileContext): Promise<void> {
-    if (facts === undefined || object.metadata.deletionTimestamp != null) return;
-    try {
-      await patchStatusIfChanged(
-        this.#deps.client,
-        kafkaTopics.type,
-        object,
-        {
-          fields: {
-            topicName: facts.topicName,
-            topicId: facts.topicId,
-            partitions: facts.partitions,
-            replicationFactor: facts.replicationFactor,
-            replicasChange: facts.replicasChange ?? null,
-          },
-        },
-        { signal: context.signal },
-      );
-    } catch (err) {
-      context.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'could not write the topic facts to status');
-    }
   }
 }
