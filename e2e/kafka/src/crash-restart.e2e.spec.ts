@@ -62,7 +62,7 @@ const isReady = (t: KafkaTopic): boolean => {
 
 /**
  * Converged: Ready and Synced at the current generation (a failed retry keeps Ready=True), the claim settled, and
- * the topic facts written (a second status write after the conditions).
+ * the topic facts written (in the same status patch as the conditions).
  */
 const isConverged = (t: KafkaTopic): boolean => {
   const synced = getCondition(t.status?.conditions, 'Synced');
@@ -155,8 +155,9 @@ describe('the operator killed midway through 500 topics', () => {
 
     // Both processes: the only failed reconciles are CreateTopics answering TOPIC_ALREADY_EXISTS for a topic our own
     // CreatePending claim names (Metadata from the broker trailed the controller; the next observe finds the topic
-    // and the claim becomes Created, as checked above) and finalizer patches whose `test` guard met a cache that
-    // trailed our own write (422, retried). Nothing was adopted, recreated or drift-corrected.
+    // and the claim becomes Created, as checked above) and JSON patches whose `test` guard met a cache that trailed
+    // our own write (422, retried; Retain topics carry no finalizer now, but the allowance costs nothing). Nothing
+    // was adopted, recreated or drift-corrected.
     const metrics = await running().metricsText();
     const log = await running().logTail(50_000);
     const errors = reconcileErrors(log);
