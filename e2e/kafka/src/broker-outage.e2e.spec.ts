@@ -1,9 +1,10 @@
 // The broker frozen (SIGSTOP) while the operator runs: the KafkaConnection goes to KafkaUnavailable, a topic applied
 // meanwhile waits with the same reason, and after SIGCONT both are Ready again by themselves. The broker is resumed
-// in `finally`, whatever happens.
+// in `finally`, whatever happens. It freezes testenv's broker process, so it skips itself on an existing cluster
+// (`$E2E_KUBECONFIG`, kind in hosted CI), where the broker is a Pod this suite does not control.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { adminClient, eventually, freshNamespace, randomSuffix, startOperator, waitForCondition } from '@domain-operators/e2e-harness';
+import { adminClient, eventually, freshNamespace, randomSuffix, startOperator, targetsExistingCluster, waitForCondition } from '@domain-operators/e2e-harness';
 import type { OperatorProcess } from '@domain-operators/e2e-harness';
 import { kafkaConnections, kafkaTopics } from './api.ts';
 import type { Client } from '@domain-operators/reconcile';
@@ -20,8 +21,10 @@ let namespace: string;
 const id = randomSuffix();
 const connection = `e2e-outage-${id}`;
 const topic = `frozen-${id}`;
+const skip = targetsExistingCluster();
 
 beforeAll(async () => {
+  if (skip) return;
   client = await adminClient();
   kafka = await kafkaUnderTest();
   namespace = await freshNamespace({}, 'e2e-outage');
@@ -30,6 +33,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  if (skip) return;
   await operator?.stop();
   const checker = new KafkaChecker(kafka);
   await checker.deleteTopics([topic]);
@@ -43,7 +47,7 @@ async function brokerPid(): Promise<number> {
   return pid;
 }
 
-describe('Kafka unavailable, end to end', () => {
+describe.skipIf(skip)('Kafka unavailable, end to end', () => {
   it('reports KafkaUnavailable while the broker is stopped and recovers by itself after it continues', async () => {
     await waitForCondition(client, kafkaConnections.type, { namespace: undefined, name: connection }, 'Ready', 'True', 60_000);
     const pid = await brokerPid();

@@ -2,19 +2,20 @@
 // Secret, KafkaTopic and KafkaUser objects, waits on a condition's reason, and clean-up that never leaves a
 // namespace stuck. Everything goes through the Kubernetes API as admin (a platform admin or a team would do the same).
 import type { V1Secret } from '@kubernetes/client-node';
-import { eventually, describeConditions } from '@domain-operators/e2e-harness';
+import { backendsUnderTest, eventually, describeConditions } from '@domain-operators/e2e-harness';
 import type { ObjectWithConditions } from '@domain-operators/e2e-harness';
 import { kafkaConnections, kafkaTopics, kafkaUsers } from './api.ts';
 import type { KafkaConnection, KafkaTopic, KafkaUser } from './api.ts';
 import { coreTypes, isNotFound } from '@domain-operators/reconcile';
 import type { Client, Condition, ResourceType } from '@domain-operators/reconcile';
-import { ensureTestEnv } from '@domain-operators/testenv';
 import type { KafkaInfo } from '@domain-operators/testenv';
 
-/** The testenv Kafka broker (started when it is not running; never stopped here). */
+/**
+ * The Kafka under test, chosen by configuration (`backendsUnderTest`): the one `$E2E_BACKENDS` describes (kind in
+ * hosted CI), else testenv's broker, started when it is not running (never stopped here).
+ */
 export async function kafkaUnderTest(): Promise<KafkaInfo> {
-  const env = await ensureTestEnv(['apiserver', 'kafka']);
-  return env.kafka;
+  return (await backendsUnderTest(['kafka'])).kafka;
 }
 
 /** Options of {@link createConnection}. */

@@ -4,11 +4,10 @@
 // its index: none adopted it, none is left AlreadyExists or ResourceConflict. An index whose create raced the kill
 // is counted as ours through the CreatePending record written before the create.
 import type { KubernetesObject } from '@kubernetes/client-node';
-import { adminClient, deleteNamespace, freshNamespace, randomSuffix, startOperator, waitForCondition } from '@domain-operators/e2e-harness';
+import { adminClient, backendsUnderTest, deleteNamespace, freshNamespace, randomSuffix, startOperator, waitForCondition } from '@domain-operators/e2e-harness';
 import type { OperatorProcess } from '@domain-operators/e2e-harness';
 import { coreTypes, eventType, getCondition, resourceType } from '@domain-operators/reconcile';
 import type { Client, Condition } from '@domain-operators/reconcile';
-import { ensureTestEnv } from '@domain-operators/testenv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /** An OpenSearchIndex or OpenSearchConnection as this suite sees it. */
@@ -47,8 +46,8 @@ let namespace: string | undefined;
 const connection = `e2e-crash-${id}`;
 
 beforeAll(async () => {
-  const env = await ensureTestEnv(['apiserver', 'opensearch']);
-  openSearch = { url: env.opensearch.url, admin: env.opensearch.adminUser };
+  const backends = await backendsUnderTest(['opensearch']);
+  openSearch = { url: backends.opensearch.url, admin: backends.opensearch.adminUser };
   client = await adminClient();
   const ns = await freshNamespace({}, 'e2e-os-crash');
   namespace = ns;

@@ -21,7 +21,7 @@ import {
   serviceSelects,
 } from './fixtures.ts';
 import type { Cluster, RedisReplication } from './fixtures.ts';
-import { startOperator } from '@domain-operators/e2e-harness';
+import { startOperator, targetsExistingCluster } from '@domain-operators/e2e-harness';
 import type { OperatorProcess } from '@domain-operators/e2e-harness';
 
 const NAME = 'cache';
@@ -148,7 +148,8 @@ describe('RedisReplication', () => {
     expect(after.map((p) => [p.metadata?.uid, restartCount(p)])).toEqual(before.map((p) => [p.metadata?.uid, restartCount(p)]));
   });
 
-  it('killing the primary promotes the replica with the highest offset, keeps every write acknowledged by both replicas, and the old primary returns as a replica', async () => {
+  // Tests that kill or freeze a redis-server by pid need testenv's pod runner: skipped on an existing cluster.
+  it.skipIf(targetsExistingCluster())('killing the primary promotes the replica with the highest offset, keeps every write acknowledged by both replicas, and the old primary returns as a replica', async () => {
     const { primary, replicas } = await expectTopology(3);
     const acknowledged: string[] = [];
     for (let i = 0; i < 200; i++) {
@@ -193,7 +194,7 @@ describe('RedisReplication', () => {
     console.info(`failover: new primary ${promoted} in status after ${promotedAfter} ms, primary Service moved after ${serviceAfter} ms; old primary ${oldPrimary} restarted ${restartCount(old)} time(s)`);
   });
 
-  it('a primary that stops answering (SIGSTOP, no restart) is replaced after downAfterMilliseconds and demoted when it resumes', async () => {
+  it.skipIf(targetsExistingCluster())('a primary that stops answering (SIGSTOP, no restart) is replaced after downAfterMilliseconds and demoted when it resumes', async () => {
     const { primary } = await expectTopology(3);
     await command(primary, password, ['SET', 'before-pause', 'yes']);
     expect(Number(await command(primary, password, ['WAIT', '2', '2000']))).toBe(2);
@@ -258,7 +259,7 @@ describe('RedisReplication', () => {
     console.info(`rollout of a static parameter: primary ${primary.metadata?.name ?? ''} before, ${after.metadata?.name ?? ''} after; every member replaced after ${rolledAfter} ms`);
   });
 
-  it('a scale-down that removes the primary switches over to a remaining member first', async () => {
+  it.skipIf(targetsExistingCluster())('a scale-down that removes the primary switches over to a remaining member first', async () => {
     let { primary } = await expectTopology(2);
     if (primary.metadata?.name === `${NAME}-0`) {
       // Make the highest ordinal the primary: freeze cache-0 until cache-1 is promoted, then let it rejoin.

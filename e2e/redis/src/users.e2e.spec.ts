@@ -20,7 +20,7 @@ import {
   restartCount,
 } from './fixtures.ts';
 import type { Cluster, RedisReplication, RedisUser } from './fixtures.ts';
-import { startOperator } from '@domain-operators/e2e-harness';
+import { startOperator, targetsExistingCluster } from '@domain-operators/e2e-harness';
 import type { OperatorProcess } from '@domain-operators/e2e-harness';
 
 const NAME = 'store';
@@ -136,7 +136,8 @@ describe('RedisUser', () => {
     }
   });
 
-  it('is applied on Pods created later and again on a member whose redis-server restarted', async () => {
+  // Kills a redis-server by pid through testenv's pod runner: skipped on an existing cluster.
+  it.skipIf(targetsExistingCluster())('is applied on Pods created later and again on a member whose redis-server restarted', async () => {
     const password = await secretPassword('app-redis-credentials');
     await c.client.patch(redisReplications.type, { namespace: ns, name: NAME }, { type: 'merge', body: { spec: { replicas: 3 } } });
     await readyReplication();

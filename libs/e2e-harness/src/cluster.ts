@@ -12,14 +12,22 @@ export interface AdminConnection {
 }
 
 /**
+ * Whether the suites target an existing cluster (`$E2E_KUBECONFIG` set, e.g. kind in hosted CI) rather than testenv.
+ * Scenarios that need testenv's processes (freezing the broker, killing a Redis server by pid) skip themselves then.
+ */
+export function targetsExistingCluster(env: NodeJS.ProcessEnv = process.env): boolean {
+  const explicit = env['E2E_KUBECONFIG'];
+  return explicit !== undefined && explicit !== '';
+}
+
+/**
  * Connects as cluster admin to the cluster the suites target: the kubeconfig named by `$E2E_KUBECONFIG` when set
  * (an existing cluster, e.g. kind in hosted CI), else testenv's apiserver, which is started if it is not running
  * (reusing a running one).
  */
 export async function adminConnection(env: NodeJS.ProcessEnv = process.env): Promise<AdminConnection> {
   const kubeConfig = new KubeConfig();
-  const explicit = env['E2E_KUBECONFIG'];
-  kubeConfig.loadFromFile(explicit !== undefined && explicit !== '' ? explicit : (await ensureTestEnv(['apiserver'])).apiserver.kubeconfig);
+  kubeConfig.loadFromFile(targetsExistingCluster(env) ? (env['E2E_KUBECONFIG'] ?? '') : (await ensureTestEnv(['apiserver'])).apiserver.kubeconfig);
   const rest = await HttpsRestTransport.create(kubeConfig);
   return { kubeConfig, rest, client: new Client({ rest }) };
 }

@@ -1,7 +1,7 @@
 import { ensureTestEnv } from '@domain-operators/testenv';
 import type { ComponentName } from '@domain-operators/testenv';
 import { buildOperator } from './bundle.ts';
-import { adminClient } from './cluster.ts';
+import { adminClient, targetsExistingCluster } from './cluster.ts';
 import { installCrds } from './install.ts';
 import type { OperatorSystem } from './system.ts';
 
@@ -18,7 +18,7 @@ export interface PrepareE2eOptions {
  * chart's CRDs (so fixtures can create custom resources before any operator starts).
  */
 export async function prepareE2eRun(options: PrepareE2eOptions, env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  if (env['E2E_KUBECONFIG'] === undefined || env['E2E_KUBECONFIG'] === '') {
+  if (!targetsExistingCluster(env)) {
     await ensureTestEnv(['apiserver', ...(options.components ?? [])]);
   }
   await buildOperator(options.system);

@@ -14,7 +14,7 @@ export type { TokenKubeconfigInput, TokenRequestOptions } from './kubeconfig.ts'
 export { buildOperator } from './bundle.ts';
 export { HARNESS_FIELD_MANAGER, installChartForProcess, installCrds, uninstallChartForProcess } from './install.ts';
 export type { ChartInstallation, InstallChartOptions } from './install.ts';
-export { adminClient, adminConnection, deleteNamespace, freshNamespace, randomSuffix } from './cluster.ts';
+export { adminClient, adminConnection, deleteNamespace, freshNamespace, randomSuffix, targetsExistingCluster } from './cluster.ts';
 export type { AdminConnection } from './cluster.ts';
 export { describeConditions, eventually, hasCondition, waitForCondition } from './wait.ts';
 export type { EventuallyOptions, ObjectWithConditions } from './wait.ts';
