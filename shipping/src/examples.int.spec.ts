@@ -2,9 +2,9 @@ import type { KubernetesObject } from '@kubernetes/client-node';
 import { coreTypes } from '@domain-operators/reconcile';
 import type { Client, ResourceType } from '@domain-operators/reconcile';
 import type { TestEnv } from '@domain-operators/testenv';
-import { adminClient, deleteNamespace, eventually, fillPlaceholders, placeholderValues, randomSuffix, readLocalExamples } from '@domain-operators/e2e-harness';
+import { adminClient, deleteNamespace, eventually, exampleFiles, fillPlaceholders, placeholderValues, randomSuffix, readLocalExamples, readManifests, withNamespaces } from '@domain-operators/e2e-harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chartCrds, EXAMPLE_SYSTEMS, exampleFiles, readManifests, typeOfExample, typesOfCrd, withNamespaces } from './examples.ts';
+import { chartCrds, EXAMPLE_SYSTEMS, typeOfExample, typesOfCrd } from './examples.ts';
 import { REPO_ROOT } from './repo.ts';
 
 // The examples as a user applies them (`kubectl apply -f examples/<system>`), checked by the real apiserver with

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { KubernetesObject } from '@kubernetes/client-node';
-import { chartCrds, EXAMPLE_SYSTEMS, exampleFiles, readManifests, referencesOf, withNamespaces } from './examples.ts';
+import { exampleFiles, readManifests } from '@domain-operators/e2e-harness';
+import { chartCrds, EXAMPLE_SYSTEMS, referencesOf } from './examples.ts';
 
 describe.each(EXAMPLE_SYSTEMS)('examples/%s', (system) => {
   const objects = readManifests(exampleFiles(system));
@@ -32,20 +33,5 @@ describe('referencesOf', () => {
     expect(referencesOf({ apiVersion: 'redis.domain-operators.io/v1alpha1', kind: 'RedisUser', metadata: { name: 'u', namespace: 't' }, spec: { replicationRef: { name: 'cache' } } } as KubernetesObject)).toEqual([
       'RedisReplication/t/cache',
     ]);
-  });
-});
-
-describe('withNamespaces', () => {
-  it('renames namespaces, namespaced objects and Secret references, and leaves the input alone', () => {
-    const input = [
-      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'kafka' } },
-      { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's', namespace: 'kafka' } },
-      { apiVersion: 'x/v1', kind: 'KafkaConnection', metadata: { name: 'c' }, spec: { sasl: { secretRef: { namespace: 'kafka', name: 's' } }, tls: { caSecretRef: { namespace: 'kafka', name: 'ca' } } } },
-    ];
-    const renamed = withNamespaces(input, (ns) => `t-${ns}`);
-    expect(renamed.map((o) => o.metadata?.name ?? '')).toEqual(['t-kafka', 's', 'c']);
-    expect(renamed[1]?.metadata?.namespace).toBe('t-kafka');
-    expect(renamed[2]).toMatchObject({ spec: { sasl: { secretRef: { namespace: 't-kafka' } }, tls: { caSecretRef: { namespace: 't-kafka' } } } });
-    expect(input[0]?.metadata.name).toBe('kafka');
   });
 });

@@ -1,9 +1,9 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { KubernetesObject, V1CustomResourceDefinition } from '@kubernetes/client-node';
 import { coreTypes, resourceType } from '@domain-operators/reconcile';
 import type { ResourceType } from '@domain-operators/reconcile';
-import { parseManifests } from '@domain-operators/e2e-harness';
+import { readManifests } from '@domain-operators/e2e-harness';
 import { REPO_ROOT } from './repo.ts';
 
 /** The operators with an `examples/<system>` folder for a real cluster (one example of every kind their chart installs). */
@@ -36,20 +36,6 @@ export function referencesOf(object: KubernetesObject): string[] {
   ];
 }
 
-/** `examples/<system>/*.yaml` of the checkout, in file-name order, as absolute paths. */
-export function exampleFiles(system: string, root: string = REPO_ROOT): string[] {
-  const dir = join(root, 'examples', system);
-  return readdirSync(dir)
-    .filter((file) => /\.ya?ml$/.test(file))
-    .sort()
-    .map((file) => join(dir, file));
-}
-
-/** Every object of the files, in order. Throws on YAML errors and on documents without apiVersion, kind or name. */
-export function readManifests(files: readonly string[]): KubernetesObject[] {
-  return files.flatMap((file) => parseManifests(readFileSync(file, 'utf8')));
-}
-
 /** The CRDs of `charts/<system>-operator/crds`, as objects. */
 export function chartCrds(system: string, root: string = REPO_ROOT): V1CustomResourceDefinition[] {
   const dir = join(root, 'charts', `${system}-operator`, 'crds');
@@ -74,24 +60,4 @@ export function typeOfExample(object: KubernetesObject, customTypes: readonly Re
   const found = [...builtIn, ...customTypes].find((type) => `${type.group === '' ? '' : `${type.group}/`}${type.version}` === object.apiVersion && type.kind === object.kind);
   if (found === undefined) throw new Error(`no resource type for ${object.apiVersion ?? '?'} ${object.kind ?? '?'}`);
   return found;
-}
-
-/**
- * A copy of the example objects with every namespace renamed through `rename` (Namespace names, metadata.namespace
- * and the namespaces of Secret references: `spec.sasl.secretRef`, `spec.credentialsSecretRef`, `spec.tls.caSecretRef`),
- * so that a test can apply them without touching namespaces someone else uses. Pure.
- */
-export function withNamespaces(objects: readonly KubernetesObject[], rename: (namespace: string) => string): KubernetesObject[] {
-  return objects.map((original) => {
-    const object = structuredClone(original) as KubernetesObject & { spec?: Record<string, unknown> };
-    if (object.kind === 'Namespace' && object.metadata?.name !== undefined) object.metadata.name = rename(object.metadata.name);
-    if (object.metadata?.namespace !== undefined) object.metadata.namespace = rename(object.metadata.namespace);
-    const refs = [
-      (object.spec?.['sasl'] as { secretRef?: { namespace?: string } } | undefined)?.secretRef,
-      object.spec?.['credentialsSecretRef'] as { namespace?: string } | undefined,
-      (object.spec?.['tls'] as { caSecretRef?: { namespace?: string } } | undefined)?.caSecretRef,
-    ];
-    for (const ref of refs) if (ref?.namespace !== undefined) ref.namespace = rename(ref.namespace);
-    return object;
-  });
 }

@@ -1,0 +1,233 @@
+// examples/redis applied for real, as a user applies it (`kubectl apply -f examples/redis/`, file order, through the
+// Kubernetes API), with the redis operator running as its chart's ServiceAccount and the members run by testenv's
+// pod runner as real redis-server processes; checked with an independent Redis client on every member. The only
+// change made to the examples is the namespace's name (a random suffix, so that this run touches nobody else's
+// objects): the Redis operator needs no connection, so nothing in the examples depends on where it runs. Members,
+// image, resources, storage, config, failover and the user's rules stay as the examples have them.
+import type { KubernetesObject, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
+import {
+  adminClient,
+  exampleFiles,
+  forTestRun,
+  isCustomResource,
+  randomSuffix,
+  readManifests,
+  startOperator,
+  targetsExistingCluster,
+  typeOfExample,
+  typesOfCrds,
+  waitForCondition,
+} from '@domain-operators/e2e-harness';
+import type { ObjectWithConditions, OperatorProcess } from '@domain-operators/e2e-harness';
+import { coreTypes, isNotFound, resourceType } from '@domain-operators/reconcile';
+import type { Client, ResourceType } from '@domain-operators/reconcile';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { command, deleteNamespace, eventually, memberPods, objectNames, operatorPassword, redisServerPid, ROLE_LABEL, secretValue, serviceSelects } from './fixtures.ts';
+import type { Cluster, RedisReplication, RedisUser } from './fixtures.ts';
+
+const suffix = randomSuffix();
+const FIELD_MANAGER = 'e2e-examples';
+const persistentVolumeClaims = resourceType<V1PersistentVolumeClaim>({ group: '', version: 'v1', kind: 'PersistentVolumeClaim', plural: 'persistentvolumeclaims', namespaced: true });
+
+/**
+ * A redis.conf value as `CONFIG GET` reads it back: memory amounts with a unit in bytes (Redis's units: `k`, `m`,
+ * `g` are powers of 1000, `kb`, `mb`, `gb` of 1024, any case), anything else as it is. Pure.
+ */
+function asRedisReadsIt(value: string): string {
+  const memory = /^(\d+)(k|kb|m|mb|g|gb)$/i.exec(value.trim());
+  if (memory === null) return value;
+  const factors: Readonly<Record<string, number>> = { k: 1e3, kb: 1024, m: 1e6, mb: 1024 ** 2, g: 1e9, gb: 1024 ** 3 };
+  return String(Number(memory[1]) * (factors[(memory[2] ?? '').toLowerCase()] ?? 1));
+}
+
+let client: Client;
+let c: Cluster;
+let operator: OperatorProcess | undefined;
+let customTypes: ResourceType[] = [];
+const examples = forTestRun(readManifests(exampleFiles('redis')), { namespace: (ns) => `ex-${ns}-${suffix}`, clusterScoped: (name) => `ex-${name}-${suffix}` });
+const resources = examples.filter(isCustomResource);
+const namespaces = examples.filter((object) => object.kind === 'Namespace').map((object) => object.metadata?.name ?? '');
+
+const request = (object: KubernetesObject): { namespace: string | undefined; name: string } => ({ namespace: object.metadata?.namespace, name: object.metadata?.name ?? '' });
+const typeOf = (object: KubernetesObject): ResourceType<ObjectWithConditions> => typeOfExample(object, customTypes);
+
+function only(kind: string): KubernetesObject {
+  const [first, ...more] = resources.filter((object) => object.kind === kind);
+  if (first === undefined || more.length > 0) throw new Error(`examples/redis: expected one ${kind}, found ${more.length + (first === undefined ? 0 : 1)}`);
+  return first;
+}
+
+/** The example RedisReplication once Ready at its generation with every member ready. */
+async function readyReplication(): Promise<RedisReplication> {
+  const example = only('RedisReplication') as RedisReplication;
+  await waitForCondition(client, typeOf(example), request(example), 'Ready', 'True', 90_000);
+  return eventually(
+    async () => {
+      const rr = (await client.get(typeOf(example), request(example))) as RedisReplication;
+      return rr.status?.readyReplicas === example.spec.replicas && rr.status.primary !== undefined ? rr : undefined;
+    },
+    30_000,
+    `${example.spec.replicas} ready members`,
+  );
+}
+
+/** The fields of `INFO <section>` on a member, as the operator's user. */
+async function info(pod: V1Pod, password: string, section: string): Promise<Map<string, string>> {
+  const text = String(await command(pod, password, ['INFO', section]));
+  return new Map(text.split(/\r?\n/).filter((line) => line.includes(':')).map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1)] as [string, string]));
+}
+
+/** The error message of a command as `username`, or 'OK' when it succeeded. */
+async function attempt(pod: V1Pod, password: string, args: readonly string[], username: string): Promise<string> {
+  try {
+    await command(pod, password, args, username);
+    return 'OK';
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  }
+}
+
+beforeAll(async () => {
+  client = await adminClient();
+  c = { client };
+  operator = await startOperator({ system: 'redis' });
+  customTypes = typesOfCrds(operator.installation.rendered);
+  for (const object of examples) {
+    await client.patch(typeOf(object), request(object), { type: 'apply', body: object, fieldManager: FIELD_MANAGER, force: true });
+  }
+});
+
+afterAll(async () => {
+  if (operator !== undefined) {
+    // The RedisUsers first, while the operator runs to release them.
+    for (const object of resources.filter((o) => o.kind === 'RedisUser')) {
+      await client.delete(typeOf(object), request(object)).catch(() => undefined);
+      await eventually(
+        async () => {
+          try {
+            await client.get(typeOf(object), request(object));
+            return false;
+          } catch (err) {
+            return isNotFound(err);
+          }
+        },
+        30_000,
+        `${object.metadata?.name ?? ''} deleted`,
+      ).catch((err: unknown) => {
+        console.warn(`examples/redis clean-up through the operator: ${String(err)}`);
+      });
+    }
+    await operator.stop();
+  }
+  // Nobody releases a finalizer left after the operator stopped: remove them, so that the namespace goes.
+  for (const object of resources) await client.patch(typeOf(object), request(object), { type: 'merge', body: { metadata: { finalizers: null } } }).catch(() => undefined);
+  for (const namespace of namespaces) await deleteNamespace(c, namespace);
+});
+
+describe('examples/redis applied for real', () => {
+  it('has every custom resource Ready=True at its current generation', async () => {
+    expect(resources.map((object) => object.kind).sort()).toEqual(['RedisReplication', 'RedisUser']);
+    await Promise.all(resources.map((object) => waitForCondition(client, typeOf(object), request(object), 'Ready', 'True', 90_000)));
+  });
+
+  it("RedisReplication: the example's members replicate from one primary, each with its claim of the example's size and the example's config", async () => {
+    const example = only('RedisReplication') as RedisReplication & { spec: { storage: { size: string } } };
+    const namespace = example.metadata.namespace ?? '';
+    const rr = await readyReplication();
+    const password = await operatorPassword(c, namespace, example.metadata.name ?? '');
+    const pods = await memberPods(c, namespace, example.metadata.name ?? '');
+    expect(pods).toHaveLength(example.spec.replicas);
+    const primary = pods.find((pod) => pod.metadata?.name === rr.status?.primary);
+    if (primary === undefined) throw new Error(`no member Pod is the primary ${rr.status?.primary ?? '(none)'}`);
+    expect(primary.metadata?.labels?.[ROLE_LABEL]).toBe('primary');
+    expect((await info(primary, password, 'replication')).get('role')).toBe('master');
+    for (const pod of pods.filter((p) => p !== primary)) {
+      const replication = await info(pod, password, 'replication');
+      expect(replication.get('role')).toBe('slave');
+      expect(replication.get('master_host')).toBe(primary.status?.podIP);
+      expect(replication.get('master_link_status')).toBe('up');
+    }
+    const config = example.spec.config ?? {};
+    expect(Object.keys(config).length).toBeGreaterThan(0);
+    for (const pod of pods) {
+      // Each member has a PersistentVolumeClaim of the example's size (the StatefulSet's template `data`).
+      const claimName = pod.spec?.volumes?.find((volume) => volume.persistentVolumeClaim !== undefined)?.persistentVolumeClaim?.claimName ?? '';
+      expect(claimName).toBe(`data-${pod.metadata?.name ?? ''}`);
+      const claim = await client.get(persistentVolumeClaims, { namespace, name: claimName });
+      expect(claim.spec?.resources?.requests?.['storage']).toBe(example.spec.storage.size);
+      for (const [key, value] of Object.entries(config)) {
+        const applied = (await command(pod, password, ['CONFIG', 'GET', key])) as string[];
+        expect(applied[1], `${key} on ${pod.metadata?.name ?? ''}`).toBe(asRedisReadsIt(value));
+      }
+    }
+    // The default user's password is generated into <name>-auth and logs in.
+    const authPassword = secretValue(await client.get(coreTypes.secret, { namespace, name: objectNames(example.metadata.name ?? '').authSecret }), 'password');
+    expect(await attempt(primary, authPassword, ['PING'], 'default')).toBe('OK');
+  });
+
+  it("RedisUser: the ACL user exists on every member with the example's rules, its generated password logs in, and its keys are limited to orders:*", async () => {
+    const example = only('RedisUser') as RedisUser;
+    const namespace = example.metadata.namespace ?? '';
+    const replication = example.spec.replicationRef.name;
+    const user = (await waitForCondition(client, typeOf(example), request(example), 'Ready', 'True', 90_000)) as RedisUser;
+    const rr = await readyReplication();
+    expect(user.status?.appliedMembers).toBe(rr.spec.replicas);
+    const adminPassword = await operatorPassword(c, namespace, replication);
+    const password = secretValue(await client.get(coreTypes.secret, { namespace, name: user.status?.secretName ?? `${example.metadata.name ?? ''}-redis-credentials` }), 'password');
+    const pods = await memberPods(c, namespace, replication);
+    const primary = pods.find((pod) => pod.metadata?.name === rr.status?.primary);
+    if (primary === undefined) throw new Error('no primary Pod');
+    for (const pod of pods) {
+      const acl = (await command(pod, adminPassword, ['ACL', 'GETUSER', example.spec.username])) as unknown[] | null;
+      expect(acl, `ACL user ${example.spec.username} on ${pod.metadata?.name ?? ''}`).not.toBeNull();
+      const fields = new Map<string, unknown>();
+      for (let i = 0; i + 1 < (acl ?? []).length; i += 2) fields.set(String(acl?.[i]), acl?.[i + 1]);
+      expect(fields.get('flags')).toContain('on');
+      expect(fields.get('keys')).toBe(example.spec.rules.filter((rule) => rule.startsWith('~')).join(' '));
+      // Logs in with the generated password (a read of its own key space is allowed on every member).
+      expect(await attempt(pod, password, ['GET', `orders:${suffix}`], example.spec.username)).toBe('OK');
+      expect(await attempt(pod, `${password}-wrong`, ['GET', `orders:${suffix}`], example.spec.username)).toMatch(/WRONGPASS/);
+    }
+    expect(await attempt(primary, password, ['SET', `orders:${suffix}`, 'placed'], example.spec.username)).toBe('OK');
+    expect(await command(primary, password, ['GET', `orders:${suffix}`], example.spec.username)).toBe('placed');
+    expect(await attempt(primary, password, ['SET', `invoices:${suffix}`, 'x'], example.spec.username)).toMatch(/^NOPERM/);
+    expect(await attempt(primary, password, ['FLUSHALL'], example.spec.username)).toMatch(/^NOPERM/);
+  });
+
+  // Freezes a redis-server by pid through testenv's pod runner: skipped on an existing cluster.
+  it.skipIf(targetsExistingCluster())('RedisReplication failover: a primary that stops answering is replaced by a replica, and rejoins as a replica when it resumes', async () => {
+    const example = only('RedisReplication') as RedisReplication;
+    const namespace = example.metadata.namespace ?? '';
+    const name = example.metadata.name ?? '';
+    expect(example.spec.failover?.enabled).toBe(true);
+    const rr = await readyReplication();
+    const password = await operatorPassword(c, namespace, name);
+    const paused = (await memberPods(c, namespace, name)).find((pod) => pod.metadata?.name === rr.status?.primary);
+    if (paused === undefined) throw new Error('no primary Pod');
+    const pid = await redisServerPid(paused);
+    process.kill(pid, 'SIGSTOP');
+    let promoted: string;
+    try {
+      promoted = await eventually(
+        async () => {
+          const now = (await client.get(typeOf(example), request(example))) as RedisReplication;
+          return now.status?.primary !== undefined && now.status.primary !== paused.metadata?.name ? now.status.primary : undefined;
+        },
+        45_000,
+        'a replica promoted',
+      );
+      expect(await serviceSelects(c, namespace, name)).toEqual([promoted]);
+    } finally {
+      process.kill(pid, 'SIGCONT');
+    }
+    await eventually(
+      async () => {
+        const replication = await info(paused, password, 'replication');
+        return replication.get('role') === 'slave' && replication.get('master_link_status') === 'up';
+      },
+      60_000,
+      'the resumed primary replicating from the new one',
+    );
+    expect((await readyReplication()).status?.primary).toBe(promoted);
+  });
+});
