@@ -6,8 +6,10 @@
 // forTestRun), and what is specific to where OpenSearch runs, from the OpenSearch under test: the connection's URL,
 // the login Secret's username and password, and TLS (testenv's OpenSearch serves plain HTTP, so the connection's
 // `tls` goes; an HTTPS backend keeps it, with its real CA in the CA Secret). Tenancy labels and prefix, bindable
-// roles, templates, settings, mappings, aliases, permissions and attributes stay as the examples have them. One
-// workaround in the order of applying (see beforeAll): the index template waits for its component template.
+// roles, templates, settings, mappings, aliases, permissions and attributes stay as the examples have them. All
+// objects are applied at once, so the operator may meet the index template before its component template exists
+// (OpenSearch refuses it; the operator retries it as DependencyNotReady), and deleted at once, so the component
+// template may be deleted while the index template still uses it (refused, retried the same way).
 import type { KubernetesObject, V1Secret } from '@kubernetes/client-node';
 import { readFileSync } from 'node:fs';
 import {
@@ -135,21 +137,15 @@ beforeAll(async () => {
   operator = await startOperator({ system: 'opensearch' });
   customTypes = typesOfCrds(operator.installation.rendered);
   for (const object of atOpenSearchUnderTest(examples, openSearch)) {
-    // Workaround, the one departure from applying the folder as is: the index template waits for the component
-    // templates it is composed of to be Ready. Otherwise, when the operator happens to reconcile the index template
-    // first, OpenSearch refuses it with a 400 (invalid_index_template_exception: "specifies component templates
-    // [...] that do not exist"), which the operator classifies as terminal ("reconcile failed terminally; waiting
-    // for a change"): nothing retries it until the object or its connection's status changes, which may be never.
-    if (object.kind === 'OpenSearchIndexTemplate') await Promise.all(resources.filter((o) => o.kind === 'OpenSearchComponentTemplate').map(ready));
     await client.patch(typeOf(object), request(object), { type: 'apply', body: object, fieldManager: FIELD_MANAGER, force: true });
   }
 });
 
 /**
  * Deletes the example's custom resources while the operator runs, so that its finalizers remove what they made in
- * OpenSearch (the example index is Retain: switched to Delete first), one at a time in reverse file order: a
- * component template still in use by an index template cannot be deleted (a 400 the operator takes as terminal, as
- * above). Never rejects.
+ * OpenSearch (the example index is Retain: switched to Delete first), all at once as a namespace deletion would: a
+ * component template still in use by the index template is refused until that one is gone, and retried. Never
+ * rejects.
  */
 async function deleteThroughOperator(): Promise<void> {
   const namespaced = resources.filter((object) => object.metadata?.namespace !== undefined);
@@ -157,9 +153,9 @@ async function deleteThroughOperator(): Promise<void> {
     for (const object of namespaced.filter((o) => o.kind === 'OpenSearchIndex')) {
       await client.patch(typeOf(object), request(object), { type: 'merge', body: { spec: { deletionPolicy: 'Delete' } } }).catch(() => undefined);
     }
-    for (const object of [...namespaced].reverse()) {
-      await client.delete(typeOf(object), request(object)).catch(() => undefined);
-      await eventually(async () => ((await gone(object)) ? true : undefined), { timeoutMs: 30_000, what: `${object.kind ?? ''} ${object.metadata?.name ?? ''} deleted` });
+    for (const object of namespaced) await client.delete(typeOf(object), request(object)).catch(() => undefined);
+    for (const object of namespaced) {
+      await eventually(async () => ((await gone(object)) ? true : undefined), { timeoutMs: 60_000, what: `${object.kind ?? ''} ${object.metadata?.name ?? ''} deleted` });
     }
   } catch (err) {
     console.warn(`examples/opensearch clean-up through the operator: ${String(err)}`);
@@ -294,5 +290,25 @@ describe('examples/opensearch applied for real', () => {
     expect((await os('GET', `/_plugins/_security/authinfo`, undefined, { ...login, password: `${login.password}-wrong` })).status).toBe(401);
     expect((await os('GET', `/${externalName(only('OpenSearchIndex'))}/_search`, undefined, login)).status).toBe(200);
     expect((await os('GET', `/ex-outside-${suffix}/_search`, undefined, login)).status).toBe(403);
+  });
+
+  it('deleted all at once (the index switched to Delete), every resource goes and so does its object in OpenSearch, the component template after the index template that uses it', async () => {
+    const namespaced = resources.filter((object) => object.metadata?.namespace !== undefined);
+    const index = only('OpenSearchIndex');
+    await client.patch(typeOf(index), request(index), { type: 'merge', body: { spec: { deletionPolicy: 'Delete' } } });
+    await eventually(async () => ((await client.get(typeOf(index), request(index))).metadata?.finalizers?.length === 1 ? true : undefined), {
+      timeoutMs: 30_000,
+      what: 'the index to carry the finalizer once it is Delete',
+    });
+    for (const object of namespaced) await client.delete(typeOf(object), request(object));
+    for (const object of namespaced) {
+      await eventually(async () => ((await gone(object)) ? true : undefined), { timeoutMs: 60_000, what: `${object.kind ?? ''} ${object.metadata?.name ?? ''} deleted` });
+    }
+    const missing = async (path: string): Promise<boolean> => (await os('GET', path)).status === 404;
+    expect(await missing(`/_component_template/${externalName(only('OpenSearchComponentTemplate'))}`)).toBe(true);
+    expect(await missing(`/_index_template/${externalName(only('OpenSearchIndexTemplate'))}`)).toBe(true);
+    expect(await missing(`/${externalName(index)}`)).toBe(true);
+    expect(await missing(`/_plugins/_security/api/roles/${externalName(only('OpenSearchRole'))}`)).toBe(true);
+    expect(await missing(`/_plugins/_security/api/internalusers/${externalName(only('OpenSearchUser'))}`)).toBe(true);
   });
 });

@@ -30,6 +30,7 @@ const kind = (kindName: string, plural: string, namespaced = true): ResourceType
 const openSearchConnections = kind('OpenSearchConnection', 'opensearchconnections', false);
 const openSearchIndices = kind('OpenSearchIndex', 'opensearchindices');
 const openSearchIndexTemplates = kind('OpenSearchIndexTemplate', 'opensearchindextemplates');
+const openSearchComponentTemplates = kind('OpenSearchComponentTemplate', 'opensearchcomponenttemplates');
 const openSearchRoles = kind('OpenSearchRole', 'opensearchroles');
 const openSearchRoleBindings = kind('OpenSearchRoleBinding', 'opensearchrolebindings');
 const openSearchUsers = kind('OpenSearchUser', 'opensearchusers');
@@ -224,6 +225,35 @@ describe('the OpenSearch operator as a process, against the real apiserver and O
     await waitForCondition(client, openSearchIndices, teamA, 'events-1', { type: 'Ready', status: 'True' });
     expect((await settingsOf(`${teamA}-events-1`))['index.number_of_shards']).toBe('3');
     expect(await mappingOf(`${teamA}-events-1`)).toEqual({ at: { type: 'date' }, note: { type: 'text' } });
+  });
+
+  it('waits with DependencyNotReady for a component template that does not exist yet, and a used one waits for its index template to go', async () => {
+    const composed: Resource = {
+      apiVersion: API_VERSION,
+      kind: 'OpenSearchIndexTemplate',
+      metadata: meta(teamA, 'traces'),
+      spec: { connectionRef, indexPatterns: [`${teamA}-traces-*`], composedOf: [`${teamA}-trace-base`], deletionPolicy: 'Delete' },
+    };
+    await client.create(openSearchIndexTemplates, composed);
+    await waitForCondition(client, openSearchIndexTemplates, teamA, 'traces', { type: 'Synced', status: 'False', reason: 'DependencyNotReady' });
+    expect((await os('GET', `/_index_template/${teamA}-traces`)).status).toBe(404);
+
+    // Only the component template is created; nothing touches the index template, which is retried by itself.
+    await client.create(openSearchComponentTemplates, {
+      apiVersion: API_VERSION,
+      kind: 'OpenSearchComponentTemplate',
+      metadata: meta(teamA, 'trace-base'),
+      spec: { connectionRef, template: { mappings: { properties: { span: { type: 'keyword' } } } }, deletionPolicy: 'Delete' },
+    });
+    await waitForCondition(client, openSearchIndexTemplates, teamA, 'traces', { type: 'Ready', status: 'True' });
+    expect((await os('GET', `/_index_template/${teamA}-traces`)).status).toBe(200);
+
+    // Both deleted at once: the component template is refused while the index template uses it, then goes.
+    await client.delete(openSearchComponentTemplates, { namespace: teamA, name: 'trace-base' });
+    await client.delete(openSearchIndexTemplates, { namespace: teamA, name: 'traces' });
+    await waitGone(client, openSearchIndexTemplates, teamA, 'traces');
+    await waitGone(client, openSearchComponentTemplates, teamA, 'trace-base');
+    expect((await os('GET', `/_component_template/${teamA}-trace-base`)).status).toBe(404);
   });
 
   it('gives a user read on its team’s index and 403 on another team’s, through a role, a user and a binding (the user’s own credentials)', async () => {

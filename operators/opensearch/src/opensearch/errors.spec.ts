@@ -31,6 +31,25 @@ describe('classifyError', () => {
     expect(classifyError(response(400, { status: 'error', reason: 'Weak password' }), { operation: 'put user x' })).toMatchObject({ reason: 'InvalidSpec', message: 'put user x: Weak password' });
   });
 
+  it('keeps a 400 about a component template that does not exist yet, or is still in use, retryable (DependencyNotReady)', () => {
+    const missing = {
+      error: {
+        type: 'invalid_index_template_exception',
+        reason: 'index_template [team-a-logs] invalid, cause [index template [team-a-logs] specifies component templates [team-a-base] that do not exist]',
+      },
+      status: 400,
+    };
+    const inUse = { error: { type: 'illegal_argument_exception', reason: 'component templates [team-a-base] cannot be removed as they are still in use by index templates [team-a-logs]' }, status: 400 };
+    for (const body of [missing, inUse]) {
+      const error = classifyError(response(400, body), { operation: 'put index template team-a-logs', badRequestReason: 'InvalidTemplate' });
+      expect(isOpenSearchError(error, 'DependencyNotReady')).toBe(true);
+      expect(error.message).toContain('team-a-base');
+    }
+    // Any other invalid template stays terminal.
+    const invalid = { error: { type: 'invalid_index_template_exception', reason: 'index_template [x] invalid, cause [Validation Failed: 1: index_patterns must not contain a space;]' } };
+    expect(classifyError(response(400, invalid), { operation: 'put index template x', badRequestReason: 'InvalidTemplate' })).toMatchObject({ name: 'TerminalError', reason: 'InvalidTemplate' });
+  });
+
   it('keeps "already exists" retryable', () => {
     expect(classifyError(response(400, { error: { type: 'resource_already_exists_exception', reason: 'exists' } }), call)).toMatchObject({ reason: 'AlreadyExists' });
   });

@@ -8,7 +8,7 @@ import { errors } from '@opensearch-project/opensearch';
 import { isRecord, stringField } from './json.ts';
 
 /** Condition reasons of retryable OpenSearch failures. */
-export type OpenSearchReason = 'OpenSearchUnavailable' | 'AuthenticationFailed' | 'Forbidden' | 'NotFound' | 'AlreadyExists' | 'OpenSearchError';
+export type OpenSearchReason = 'OpenSearchUnavailable' | 'AuthenticationFailed' | 'Forbidden' | 'NotFound' | 'AlreadyExists' | 'DependencyNotReady' | 'OpenSearchError';
 
 /** A retryable OpenSearch failure; `reason` becomes the condition reason, `message` is safe to show. */
 export class OpenSearchError extends Error {
@@ -41,10 +41,19 @@ export interface CallDescription {
 const RETRYABLE_400_TYPES = new Set(['resource_already_exists_exception', 'process_cluster_event_timeout_exception']);
 
 /**
+ * 400 answers about ANOTHER object, which time (or that object's own resource) fixes, not this spec: an index
+ * template naming component templates that do not exist yet (applied in one `kubectl apply` with them, it may be
+ * reconciled first), and a component template still used by index templates (deleted with them, e.g. in a namespace
+ * deletion). OpenSearch gives them generic types, so they are told apart by their text.
+ */
+const DEPENDENCY_400_PATTERNS = [/specifies component templates \[[^\]]*\] that do not exist/, /cannot be removed as they are still in use by/];
+
+/**
  * Maps anything the client threw to a reasoned error:
  * no answer (refused, reset, timeout, no living node) → `OpenSearchUnavailable`; 401 → `AuthenticationFailed`;
  * 403 → `Forbidden`; 404 → `NotFound`; 429 and 5xx → `OpenSearchUnavailable`; 400 with
- * `resource_already_exists_exception` → `AlreadyExists`; any other 400 → `TerminalError` with
+ * `resource_already_exists_exception` → `AlreadyExists`; 400 about a missing or still-used component template
+ * (see `DEPENDENCY_400_PATTERNS`) → `DependencyNotReady`, retried with backoff; any other 400 → `TerminalError` with
  * `badRequestReason` and OpenSearch's own type and reason. An aborted request rethrows the abort. Pure.
  */
 export function classifyError(err: unknown, call: CallDescription): Error {
@@ -62,6 +71,7 @@ export function classifyError(err: unknown, call: CallDescription): Error {
     if (status === 404) return new OpenSearchError('NotFound', text, status);
     if (status === 429 || status >= 500) return new OpenSearchError('OpenSearchUnavailable', text, status);
     if (status === 400 && RETRYABLE_400_TYPES.has(errorType(err.body))) return new OpenSearchError('AlreadyExists', text, status);
+    if (status === 400 && DEPENDENCY_400_PATTERNS.some((pattern) => pattern.test(explanation))) return new OpenSearchError('DependencyNotReady', text, status);
     if (status === 400) return new TerminalError(text, call.badRequestReason ?? 'InvalidSpec');
     return new OpenSearchError('OpenSearchError', text, status);
   }
