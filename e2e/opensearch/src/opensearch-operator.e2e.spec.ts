@@ -330,6 +330,8 @@ describe('the OpenSearch operator as a process, against the real apiserver and O
     });
     await index(teamA, 'stolen', { indexName: `${teamB}-stolen` });
     await index(outsider, 'logs', {});
+    // A backend role outside the prefix: `admin` is mapped to all_access by the demo configuration.
+    await client.create(openSearchUsers, { apiVersion: API_VERSION, kind: 'OpenSearchUser', metadata: meta(teamA, 'climber'), spec: { connectionRef, backendRoles: ['admin'] } });
     const greedy = await waitForCondition(client, openSearchRoles, teamA, 'greedy', { type: 'Synced', status: 'False', reason: 'TenancyViolation' });
     expect(conditionOf(greedy, 'Synced')?.message).toContain(`${teamB}-*`);
     await waitForCondition(client, openSearchIndices, teamA, 'stolen', { type: 'Synced', status: 'False', reason: 'TenancyViolation' });
@@ -337,6 +339,9 @@ describe('the OpenSearch operator as a process, against the real apiserver and O
     expect((await os('GET', `/_plugins/_security/api/roles/${teamA}-greedy`)).status).toBe(404);
     expect((await os('HEAD', `/${teamB}-stolen`)).status).toBe(404);
     expect((await os('HEAD', `/${outsider}-logs`)).status).toBe(404);
+    const climber = await waitForCondition(client, openSearchUsers, teamA, 'climber', { type: 'Synced', status: 'False', reason: 'TenancyViolation' });
+    expect(conditionOf(climber, 'Synced')?.message).toContain('backendRoles[0] "admin"');
+    expect((await os('GET', `/_plugins/_security/api/internalusers/${teamA}-climber`)).status).toBe(404);
   });
 
   it('deletes with Retain (the index stays) and Delete (the index and the template go)', async () => {

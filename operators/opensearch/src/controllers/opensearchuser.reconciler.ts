@@ -13,7 +13,7 @@ import type { OpenSearchUser } from '../api/v1alpha1/index.ts';
 import { openSearchUsers } from '../api/v1alpha1/index.ts';
 import type { ObservedUser, UserPlan } from '../opensearch/security-plan.ts';
 import { planUser } from '../opensearch/security-plan.ts';
-import { checkSecurityObject, tenancyError } from '../opensearch/tenancy.ts';
+import { checkSecurityObject, checkUser, tenancyError } from '../opensearch/tenancy.ts';
 import type { PasswordApplied } from '../opensearch/types.ts';
 import type { Connections, StoreSource } from './connection-registry.ts';
 import { DependencyError, secretValue } from './connection-registry.ts';
@@ -69,6 +69,8 @@ export interface UserDeps {
  */
 export async function userDesired(deps: UserDeps, object: OpenSearchUser, signal?: AbortSignal): Promise<UserDesired> {
   const scope = scopeOf(deps.connections, object, 'user', object.spec.username);
+  const refusal = checkUser(scope.tenancy, object.spec);
+  if (refusal !== undefined) throw tenancyError(refusal);
   const namespace = object.metadata.namespace ?? '';
   const source = passwordSource(object);
   let secret = deps.secrets.store.get(`${namespace}/${source.secretName}`);

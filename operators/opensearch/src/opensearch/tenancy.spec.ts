@@ -7,6 +7,7 @@ import {
   checkRole,
   checkRoleBinding,
   checkSecurityObject,
+  checkUser,
   globReachesPrefix,
   patternProblem,
   renderPrefix,
@@ -256,6 +257,28 @@ describe('checkRoleBinding', () => {
     expect(checkRoleBinding(t, { connectionRef })?.message).toContain('exactly one');
     expect(checkRoleBinding(t, { connectionRef, roleRef: { name: 'r' }, externalRole: 'readall_team' })?.message).toContain('exactly one');
     expect(checkRoleBinding(t, { connectionRef, roleRef: { name: 'r' }, users: ['admin', 'team-b-bob'] })?.message).toContain('users[1] "team-b-bob"');
+  });
+});
+
+describe('checkUser', () => {
+  it('accepts no backend roles, or backend roles inside the prefix', () => {
+    expect(checkUser(tenancy(), {})).toBeUndefined();
+    expect(checkUser(tenancy(), { backendRoles: ['team-a-readers', 'team-a-ops'] })).toBeUndefined();
+  });
+
+  it('refuses a backend role outside the prefix (admin would get all_access on a demo-configured cluster), a protected one, and one reaching a longer foreign prefix', () => {
+    const refusal = checkUser(tenancy(), { backendRoles: ['team-a-ok', 'admin', 'team-b-ops'] });
+    expect(refusal?.reason).toBe('TenancyViolation');
+    expect(refusal?.message).toContain('backendRoles[1] "admin"');
+    expect(refusal?.message).toContain('backendRoles[2] "team-b-ops" is outside the prefix "team-a-"');
+    expect(refusal?.message).not.toContain('backendRoles[0]');
+    expect(checkUser(tenancy('team-a', ['team-a-b']), { backendRoles: ['team-a-b-ops'] })?.message).toContain('team-a-b');
+  });
+
+  it('with no prefix (a trusted namespace) accepts any backend role but the protected names', () => {
+    const trusted = tenancy('platform', [], '');
+    expect(checkUser(trusted, { backendRoles: ['ldap-devs'] })).toBeUndefined();
+    expect(checkUser(trusted, { backendRoles: ['admin'] })?.message).toContain('protected');
   });
 });
 

@@ -18,7 +18,11 @@
  *   reach a longer foreign prefix is refused (`team-a-*` while `team-a-b` exists). A separator that cannot occur
  *   in namespace names (`{namespace}.` or `{namespace}_`) avoids the overlap altogether.
  * - Tenant patterns of roles follow the same rule as index patterns; role-binding users must start with the
- *   prefix (backend roles come from the identity provider and are not checked).
+ *   prefix (a binding's backend roles come from the identity provider and are not checked: they widen who holds
+ *   the team's own role, nothing more).
+ * - An internal user's backend roles must start with the prefix too: a backend role is a claim that existing role
+ *   mappings honour (the demo configuration maps backend role `admin` to `all_access`), so a free choice would let
+ *   a team grant its user any role mapped to a backend role.
  * - Cluster permissions must be on an allow-list ({@link DEFAULT_ALLOWED_CLUSTER_PERMISSIONS}), compared
  *   literally: `cluster_all`, `*`, `cluster:admin/*` or `restapi:admin/*` would grant the whole cluster.
  * - Protected security objects ({@link PROTECTED_SECURITY_NAMES}, and anything the API reports as reserved,
@@ -250,6 +254,22 @@ export function checkRoleBinding(tenancy: Tenancy, spec: OpenSearchRoleBindingSp
   (spec.users ?? []).forEach((user, i) => {
     if (!user.startsWith(tenancy.prefix)) problems.push(`users[${i}] ${quote(user)} is outside the prefix ${quote(tenancy.prefix)}`);
     else push(problems, foreignProblem(tenancy, `users[${i}] ${quote(user)}`, user));
+  });
+  return verdict(problems);
+}
+
+/**
+ * Checks an internal user: each backend role must start with the prefix (and stay out of longer foreign
+ * prefixes), and none may be a protected name. An empty prefix (a trusted namespace) allows any backend role
+ * except the protected names. Pure.
+ */
+export function checkUser(tenancy: Tenancy, spec: { readonly backendRoles?: readonly string[] | undefined }): TenancyViolation | undefined {
+  const problems: string[] = [];
+  (spec.backendRoles ?? []).forEach((role, i) => {
+    const at = `backendRoles[${i}] ${quote(role)}`;
+    push(problems, protectedProblem('backend role', role));
+    if (!role.startsWith(tenancy.prefix)) problems.push(`${at} is outside the prefix ${quote(tenancy.prefix)}`);
+    else push(problems, foreignProblem(tenancy, at, role));
   });
   return verdict(problems);
 }
