@@ -70,6 +70,11 @@ export interface ManagedKind<T extends KubernetesObject, D, O> {
    * object (role mappings), where one worker keeps the writes serial.
    */
   readonly minWorkers?: number;
+  /**
+   * Workers for this kind at most, whatever the shared `maxConcurrentReconciles` says: 1 for kinds that
+   * read-modify-write a shared object (role bindings share a role mapping), so two of them never overwrite each other.
+   */
+  readonly maxWorkers?: number;
   /** The kind's own status fields, forgotten once an object is gone. */
   readonly statusFields?: StatusFields<T>;
   /** More indexers on the kind's informer (e.g. by Secret). */
@@ -122,11 +127,16 @@ export function managedController<T extends KubernetesObject, D, O>(deps: Manage
     .watches(openSearchConnections.type, (connection) => informer.store.byIndex(BY_CONNECTION, connection.metadata.name ?? '').map(requestFor))
     .withOptions({
       ...deps.controllerOptions,
-      maxConcurrentReconciles: Math.max(deps.controllerOptions.maxConcurrentReconciles ?? 1, kind.minWorkers ?? 1),
+      maxConcurrentReconciles: workersFor(deps.controllerOptions.maxConcurrentReconciles ?? 1, kind),
       rateLimiter: operatorRateLimiter(deps.clock),
     });
   kind.watches?.(builder, informer);
   return builder.complete(reconciler, { indexers });
+}
+
+/** The worker count of a kind: the shared setting, raised to `minWorkers` and capped at `maxWorkers`. Pure. */
+export function workersFor(shared: number, kind: { readonly minWorkers?: number; readonly maxWorkers?: number }): number {
+  return Math.min(Math.max(shared, kind.minWorkers ?? 1), kind.maxWorkers ?? Number.POSITIVE_INFINITY);
 }
 
 /** Drops the remembered status fields of an object once its deletion went through. */

@@ -182,6 +182,9 @@ export function roleBindingController(deps: ManagedControllerDeps & { readonly c
     desired: (object) => bindingDesired(kindDeps, object),
     connectionOf: (object) => object.spec.connectionRef.name,
     defaultDeletionPolicy: 'Delete',
+    // Bindings of one role read-modify-write one role mapping (OpenSearch has no compare-and-set for it): one worker,
+    // so that two bindings never overwrite each other's entries, whatever maxConcurrentReconciles says.
+    maxWorkers: 1,
     // Entries already in the mapping are adopted without the annotation: a binding never claims them, so its
     // deletion leaves them there.
     adoptExactMatch: true,

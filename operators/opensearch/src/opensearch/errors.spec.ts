@@ -50,8 +50,11 @@ describe('classifyError', () => {
     expect(classifyError(response(400, invalid), { operation: 'put index template x', badRequestReason: 'InvalidTemplate' })).toMatchObject({ name: 'TerminalError', reason: 'InvalidTemplate' });
   });
 
-  it('keeps "already exists" retryable', () => {
+  it('keeps "already exists" retryable, and a cluster too busy to process the change is OpenSearchUnavailable', () => {
     expect(classifyError(response(400, { error: { type: 'resource_already_exists_exception', reason: 'exists' } }), call)).toMatchObject({ reason: 'AlreadyExists' });
+    expect(classifyError(response(400, { error: { type: 'process_cluster_event_timeout_exception', reason: 'failed to process cluster event within 30s' } }), call)).toMatchObject({
+      reason: 'OpenSearchUnavailable',
+    });
   });
 
   it('maps connection failures to OpenSearchUnavailable and removes credentials from URLs', () => {

@@ -37,8 +37,9 @@ export interface CallDescription {
   readonly badRequestReason?: string;
 }
 
-// OpenSearch error types of a 400 that are not about the spec: the target exists already, or is busy.
-const RETRYABLE_400_TYPES = new Set(['resource_already_exists_exception', 'process_cluster_event_timeout_exception']);
+// OpenSearch error types of a 400 that are not about the spec: the target exists already, or the cluster is busy.
+const ALREADY_EXISTS_400_TYPES = new Set(['resource_already_exists_exception']);
+const BUSY_400_TYPES = new Set(['process_cluster_event_timeout_exception']);
 
 /**
  * 400 answers about ANOTHER object, which time (or that object's own resource) fixes, not this spec: an index
@@ -52,7 +53,8 @@ const DEPENDENCY_400_PATTERNS = [/specifies component templates \[[^\]]*\] that 
  * Maps anything the client threw to a reasoned error:
  * no answer (refused, reset, timeout, no living node) → `OpenSearchUnavailable`; 401 → `AuthenticationFailed`;
  * 403 → `Forbidden`; 404 → `NotFound`; 429 and 5xx → `OpenSearchUnavailable`; 400 with
- * `resource_already_exists_exception` → `AlreadyExists`; 400 about a missing or still-used component template
+ * `resource_already_exists_exception` → `AlreadyExists`; `process_cluster_event_timeout_exception` (the master
+ * could not process the change in time) → `OpenSearchUnavailable`; 400 about a missing or still-used component template
  * (see `DEPENDENCY_400_PATTERNS`) → `DependencyNotReady`, retried with backoff; any other 400 → `TerminalError` with
  * `badRequestReason` and OpenSearch's own type and reason. An aborted request rethrows the abort. Pure.
  */
@@ -70,7 +72,8 @@ export function classifyError(err: unknown, call: CallDescription): Error {
     if (status === 403) return new OpenSearchError('Forbidden', text, status);
     if (status === 404) return new OpenSearchError('NotFound', text, status);
     if (status === 429 || status >= 500) return new OpenSearchError('OpenSearchUnavailable', text, status);
-    if (status === 400 && RETRYABLE_400_TYPES.has(errorType(err.body))) return new OpenSearchError('AlreadyExists', text, status);
+    if (status === 400 && ALREADY_EXISTS_400_TYPES.has(errorType(err.body))) return new OpenSearchError('AlreadyExists', text, status);
+    if (status === 400 && BUSY_400_TYPES.has(errorType(err.body))) return new OpenSearchError('OpenSearchUnavailable', text, status);
     if (status === 400 && DEPENDENCY_400_PATTERNS.some((pattern) => pattern.test(explanation))) return new OpenSearchError('DependencyNotReady', text, status);
     if (status === 400) return new TerminalError(text, call.badRequestReason ?? 'InvalidSpec');
     return new OpenSearchError('OpenSearchError', text, status);
