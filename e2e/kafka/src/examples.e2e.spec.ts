@@ -6,22 +6,10 @@
 // bootstrap servers and SASL mechanism, the login Secret's username and password), from the Kafka under test.
 // Tenancy labels and prefix, ACLs, quotas, partitions and configs stay as the examples have them.
 import type { KubernetesObject, V1Secret } from '@kubernetes/client-node';
-import {
-  adminClient,
-  eventually,
-  exampleFiles,
-  forTestRun,
-  isCustomResource,
-  randomSuffix,
-  readManifests,
-  startOperator,
-  typeOfExample,
-  typesOfCrds,
-  waitForCondition,
-} from '@domain-operators/e2e-harness';
-import type { ObjectWithConditions, OperatorProcess } from '@domain-operators/e2e-harness';
-import { coreTypes, isNotFound } from '@domain-operators/reconcile';
-import type { Client, ResourceType } from '@domain-operators/reconcile';
+import { adminClient, eventually, ExampleRun, randomSuffix, requestOf as request, startOperator, waitForCondition } from '@domain-operators/e2e-harness';
+import type { OperatorProcess } from '@domain-operators/e2e-harness';
+import { coreTypes } from '@domain-operators/reconcile';
+import type { Client } from '@domain-operators/reconcile';
 import type { KafkaInfo } from '@domain-operators/testenv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KafkaConnection, KafkaTopic, KafkaUser } from './api.ts';
@@ -30,7 +18,8 @@ import { KafkaChecker } from './kafka-checker.ts';
 import type { AccessOutcome, UserLogin } from './kafka-checker.ts';
 
 const suffix = randomSuffix();
-const FIELD_MANAGER = 'e2e-examples';
+const run = new ExampleRun('kafka', suffix);
+const { examples, resources, namespaces } = run;
 
 /**
  * The examples with what is specific to where Kafka runs taken from `kafka`: each KafkaConnection's bootstrap
@@ -61,20 +50,10 @@ let client: Client;
 let kafka: KafkaInfo;
 let checker: KafkaChecker;
 let operator: OperatorProcess | undefined;
-let customTypes: ResourceType[] = [];
-const examples = forTestRun(readManifests(exampleFiles('kafka')), { namespace: (ns) => `ex-${ns}-${suffix}`, clusterScoped: (name) => `ex-${name}-${suffix}` });
-const resources = examples.filter(isCustomResource);
-const namespaces = examples.filter((object) => object.kind === 'Namespace').map((object) => object.metadata?.name ?? '');
 const connectionNames = resources.filter((object) => object.kind === 'KafkaConnection').map((object) => object.metadata?.name ?? '');
-
-const request = (object: KubernetesObject): { namespace: string | undefined; name: string } => ({ namespace: object.metadata?.namespace, name: object.metadata?.name ?? '' });
-const typeOf = (object: KubernetesObject): ResourceType<ObjectWithConditions> => typeOfExample(object, customTypes);
-
-function only(kind: string): KubernetesObject {
-  const [first, ...more] = resources.filter((object) => object.kind === kind);
-  if (first === undefined || more.length > 0) throw new Error(`examples/kafka: expected one ${kind}, found ${more.length + (first === undefined ? 0 : 1)}`);
-  return first;
-}
+const typeOf = (object: KubernetesObject) => run.typeOf(object);
+const only = (kind: string): KubernetesObject => run.only(kind);
+const gone = (object: KubernetesObject): Promise<boolean> => run.gone(client, object);
 
 function stringData(secret: V1Secret, key: string): string | undefined {
   const value = secret.data?.[key];
@@ -93,25 +72,13 @@ async function becomes(attempt: () => Promise<AccessOutcome>, expected: AccessOu
   );
 }
 
-async function gone(object: KubernetesObject): Promise<boolean> {
-  try {
-    await client.get(typeOf(object), request(object));
-    return false;
-  } catch (err) {
-    if (isNotFound(err)) return true;
-    throw err;
-  }
-}
-
 beforeAll(async () => {
   client = await adminClient();
   kafka = await kafkaUnderTest();
   checker = new KafkaChecker(kafka);
   operator = await startOperator({ system: 'kafka' });
-  customTypes = typesOfCrds(operator.installation.rendered);
-  for (const object of atKafkaUnderTest(examples, kafka)) {
-    await client.patch(typeOf(object), request(object), { type: 'apply', body: object, fieldManager: FIELD_MANAGER, force: true });
-  }
+  run.useCrds(operator.installation.rendered);
+  await run.apply(client, atKafkaUnderTest(examples, kafka));
 });
 
 /**

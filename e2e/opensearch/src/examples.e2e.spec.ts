@@ -12,24 +12,10 @@
 // template may be deleted while the index template still uses it (refused, retried the same way).
 import type { KubernetesObject, V1Secret } from '@kubernetes/client-node';
 import { readFileSync } from 'node:fs';
-import {
-  adminClient,
-  backendsUnderTest,
-  deleteNamespace,
-  eventually,
-  exampleFiles,
-  forTestRun,
-  isCustomResource,
-  randomSuffix,
-  readManifests,
-  startOperator,
-  typeOfExample,
-  typesOfCrds,
-  waitForCondition,
-} from '@domain-operators/e2e-harness';
-import type { ObjectWithConditions, OperatorProcess } from '@domain-operators/e2e-harness';
-import { coreTypes, isNotFound } from '@domain-operators/reconcile';
-import type { Client, Condition, ResourceType } from '@domain-operators/reconcile';
+import { adminClient, backendsUnderTest, deleteNamespace, eventually, ExampleRun, randomSuffix, requestOf as request, startOperator, waitForCondition } from '@domain-operators/e2e-harness';
+import type { OperatorProcess } from '@domain-operators/e2e-harness';
+import { coreTypes } from '@domain-operators/reconcile';
+import type { Client, Condition } from '@domain-operators/reconcile';
 import type { OpenSearchInfo } from '@domain-operators/testenv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSearchRequests } from './opensearch-http.ts';
@@ -51,7 +37,9 @@ interface SecretRef {
 }
 
 const suffix = randomSuffix();
-const FIELD_MANAGER = 'e2e-examples';
+const run = new ExampleRun('opensearch', suffix);
+const { examples, namespaces } = run;
+const resources = run.resources as readonly Resource[];
 const secretKey = (namespace: string | undefined, name: string | undefined): string => `${namespace ?? ''}/${name ?? ''}`;
 
 /**
@@ -93,19 +81,9 @@ let client: Client;
 let openSearch: OpenSearchInfo;
 let os: OpenSearchRequest;
 let operator: OperatorProcess | undefined;
-let customTypes: ResourceType[] = [];
-const examples = forTestRun(readManifests(exampleFiles('opensearch')), { namespace: (ns) => `ex-${ns}-${suffix}`, clusterScoped: (name) => `ex-${name}-${suffix}` });
-const resources = examples.filter(isCustomResource) as Resource[];
-const namespaces = examples.filter((object) => object.kind === 'Namespace').map((object) => object.metadata?.name ?? '');
-
-const request = (object: KubernetesObject): { namespace: string | undefined; name: string } => ({ namespace: object.metadata?.namespace, name: object.metadata?.name ?? '' });
-const typeOf = (object: KubernetesObject): ResourceType<ObjectWithConditions> => typeOfExample(object, customTypes);
-
-function only(kind: string): Resource {
-  const [first, ...more] = resources.filter((object) => object.kind === kind);
-  if (first === undefined || more.length > 0) throw new Error(`examples/opensearch: expected one ${kind}, found ${more.length + (first === undefined ? 0 : 1)}`);
-  return first;
-}
+const typeOf = (object: KubernetesObject) => run.typeOf(object);
+const only = (kind: string): Resource => run.only(kind) as Resource;
+const gone = (object: KubernetesObject): Promise<boolean> => run.gone(client, object);
 
 /** The name in OpenSearch of a namespaced example: `<namespace>-<name>` (the connection's `indexPrefix`). */
 const externalName = (object: KubernetesObject): string => `${object.metadata?.namespace ?? ''}-${object.metadata?.name ?? ''}`;
@@ -120,25 +98,13 @@ async function get(path: string, login?: OpenSearchLogin): Promise<Record<string
   return answer.body as Record<string, unknown>;
 }
 
-async function gone(object: KubernetesObject): Promise<boolean> {
-  try {
-    await client.get(typeOf(object), request(object));
-    return false;
-  } catch (err) {
-    if (isNotFound(err)) return true;
-    throw err;
-  }
-}
-
 beforeAll(async () => {
   client = await adminClient();
   ({ opensearch: openSearch } = await backendsUnderTest(['opensearch']));
   os = openSearchRequests(openSearch);
   operator = await startOperator({ system: 'opensearch' });
-  customTypes = typesOfCrds(operator.installation.rendered);
-  for (const object of atOpenSearchUnderTest(examples, openSearch)) {
-    await client.patch(typeOf(object), request(object), { type: 'apply', body: object, fieldManager: FIELD_MANAGER, force: true });
-  }
+  run.useCrds(operator.installation.rendered);
+  await run.apply(client, atOpenSearchUnderTest(examples, openSearch));
 });
 
 /**

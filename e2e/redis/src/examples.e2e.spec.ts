@@ -5,28 +5,17 @@
 // objects): the Redis operator needs no connection, so nothing in the examples depends on where it runs. Members,
 // image, resources, storage, config, failover and the user's rules stay as the examples have them.
 import type { KubernetesObject, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
-import {
-  adminClient,
-  exampleFiles,
-  forTestRun,
-  isCustomResource,
-  randomSuffix,
-  readManifests,
-  startOperator,
-  targetsExistingCluster,
-  typeOfExample,
-  typesOfCrds,
-  waitForCondition,
-} from '@domain-operators/e2e-harness';
-import type { ObjectWithConditions, OperatorProcess } from '@domain-operators/e2e-harness';
+import { adminClient, ExampleRun, randomSuffix, requestOf as request, startOperator, targetsExistingCluster, waitForCondition } from '@domain-operators/e2e-harness';
+import type { OperatorProcess } from '@domain-operators/e2e-harness';
 import { coreTypes, isNotFound, resourceType } from '@domain-operators/reconcile';
-import type { Client, ResourceType } from '@domain-operators/reconcile';
+import type { Client } from '@domain-operators/reconcile';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { command, deleteNamespace, eventually, memberPods, objectNames, operatorPassword, redisServerPid, ROLE_LABEL, secretValue, serviceSelects } from './fixtures.ts';
 import type { Cluster, RedisReplication, RedisUser } from './fixtures.ts';
 
 const suffix = randomSuffix();
-const FIELD_MANAGER = 'e2e-examples';
+const run = new ExampleRun('redis', suffix);
+const { resources, namespaces } = run;
 const persistentVolumeClaims = resourceType<V1PersistentVolumeClaim>({ group: '', version: 'v1', kind: 'PersistentVolumeClaim', plural: 'persistentvolumeclaims', namespaced: true });
 
 /**
@@ -43,19 +32,8 @@ function asRedisReadsIt(value: string): string {
 let client: Client;
 let c: Cluster;
 let operator: OperatorProcess | undefined;
-let customTypes: ResourceType[] = [];
-const examples = forTestRun(readManifests(exampleFiles('redis')), { namespace: (ns) => `ex-${ns}-${suffix}`, clusterScoped: (name) => `ex-${name}-${suffix}` });
-const resources = examples.filter(isCustomResource);
-const namespaces = examples.filter((object) => object.kind === 'Namespace').map((object) => object.metadata?.name ?? '');
-
-const request = (object: KubernetesObject): { namespace: string | undefined; name: string } => ({ namespace: object.metadata?.namespace, name: object.metadata?.name ?? '' });
-const typeOf = (object: KubernetesObject): ResourceType<ObjectWithConditions> => typeOfExample(object, customTypes);
-
-function only(kind: string): KubernetesObject {
-  const [first, ...more] = resources.filter((object) => object.kind === kind);
-  if (first === undefined || more.length > 0) throw new Error(`examples/redis: expected one ${kind}, found ${more.length + (first === undefined ? 0 : 1)}`);
-  return first;
-}
+const typeOf = (object: KubernetesObject) => run.typeOf(object);
+const only = (kind: string): KubernetesObject => run.only(kind);
 
 /** The example RedisReplication once Ready at its generation with every member ready. */
 async function readyReplication(): Promise<RedisReplication> {
@@ -91,10 +69,8 @@ beforeAll(async () => {
   client = await adminClient();
   c = { client };
   operator = await startOperator({ system: 'redis' });
-  customTypes = typesOfCrds(operator.installation.rendered);
-  for (const object of examples) {
-    await client.patch(typeOf(object), request(object), { type: 'apply', body: object, fieldManager: FIELD_MANAGER, force: true });
-  }
+  run.useCrds(operator.installation.rendered);
+  await run.apply(client);
 });
 
 afterAll(async () => {
