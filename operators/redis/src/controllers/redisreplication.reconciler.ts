@@ -220,7 +220,11 @@ export class RedisReplicationReconciler implements Reconciler<RedisReplication> 
     const operator = secretValue(secret, INTERNAL_KEYS.operatorPassword);
     const replication = secretValue(secret, INTERNAL_KEYS.replicationPassword);
     if (operator === undefined || replication === undefined) {
-      throw new TerminalError(`Secret ${secret.metadata?.name ?? ''} lacks ${INTERNAL_KEYS.operatorPassword} or ${INTERNAL_KEYS.replicationPassword}; delete it to generate new ones`, 'InternalSecretInvalid');
+      // Not "delete it": new passwords would be ones the running members do not know.
+      throw new TerminalError(
+        `Secret ${secret.metadata?.name ?? ''} lacks ${INTERNAL_KEYS.operatorPassword} or ${INTERNAL_KEYS.replicationPassword}; put the keys back (the running members still use those passwords)`,
+        'InternalSecretInvalid',
+      );
     }
     return { operator: { username: OPERATOR_USERNAME, password: operator }, replication: { username: REPLICATION_USERNAME, password: replication } };
   }
