@@ -29,7 +29,8 @@ beforeAll(async () => {
   kafka = await kafkaUnderTest();
   namespace = await freshNamespace({}, 'e2e-outage');
   await createConnection(client, kafka, { name: connection, secretNamespace: namespace });
-  operator = await startOperator({ system: 'kafka' });
+  // Only this namespace, so the request counts below are this suite's alone.
+  operator = await startOperator({ system: 'kafka', values: { watchNamespaces: [namespace] } });
 });
 
 afterAll(async () => {

@@ -63,7 +63,9 @@ beforeAll(async () => {
     metadata: { name: connection },
     spec: { urls: [openSearch.url], credentialsSecretRef: { namespace: ns, name: 'opensearch-admin' } },
   });
-  operator = await startOperator({ system: 'opensearch', env: { OPENSEARCH_REQUEST_TIMEOUT: '10s' } });
+  // Only this namespace (connections are cluster-scoped and always watched): what earlier suites of the run are
+  // still deleting stays out of the counts below.
+  operator = await startOperator({ system: 'opensearch', env: { OPENSEARCH_REQUEST_TIMEOUT: '10s' }, values: { watchNamespaces: [ns] } });
   await waitForCondition(client, openSearchConnections, { namespace: undefined, name: connection }, 'Ready', 'True', 90_000);
 });
 
