@@ -73,6 +73,29 @@ describe('users', () => {
     expect(ops.slice(-2)).toEqual(['putUser', 'kube']);
   });
 
+  it('refuse (SecretConflict) a Secret of the generated name that another owner controls, and use one it controls', async () => {
+    const fx = setup();
+    const deps = { connections: fx.connections, secrets: { store: fx.secrets.reader() }, client: fx.client };
+    const { passwordSecretRef: _ref, ...spec } = user.spec;
+    const generatedUser: OpenSearchUser = { ...user, spec };
+    const generated = (ownerUid: string | undefined): V1Secret => ({
+      metadata: {
+        namespace: 'team-a',
+        name: 'bob-opensearch-credentials',
+        resourceVersion: ownerUid ?? 'none',
+        ...(ownerUid !== undefined && { ownerReferences: [{ apiVersion: 'v1', kind: 'X', name: 'x', uid: ownerUid, controller: true }] }),
+      },
+      data: { password: Buffer.from('someone-Else-1').toString('base64') },
+    });
+    for (const owner of [undefined, 'other-uid']) {
+      fx.secrets.replace([generated(owner)]);
+      await expect(userDesired(deps, generatedUser)).rejects.toMatchObject({ reason: 'SecretConflict' });
+    }
+    fx.secrets.replace([generated('bob-uid')]);
+    await expect(userDesired(deps, generatedUser)).resolves.toMatchObject({ password: 'someone-Else-1' });
+    expect(fx.calls).toEqual([]);
+  });
+
   it('never touch a reserved user', async () => {
     const fx = setup();
     fx.openSearch.users.set('team-a-bob', { backend_roles: [], attributes: {}, opendistro_security_roles: [], reserved: true, static: false, hidden: false });

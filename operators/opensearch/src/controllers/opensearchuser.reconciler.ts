@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import type { V1Secret } from '@kubernetes/client-node';
 import type { Client, Controller, DeleteTarget, ExternalAdapter, ExternalContext, ExternalObservation } from '@domain-operators/reconcile';
-import { bySecretRef, coreTypes, isAlreadyExists, objectKey, requestFor } from '@domain-operators/reconcile';
+import { bySecretRef, coreTypes, isAlreadyExists, objectKey, requestFor, TerminalError } from '@domain-operators/reconcile';
 import type { OpenSearchUser } from '../api/v1alpha1/index.ts';
 import { openSearchUsers } from '../api/v1alpha1/index.ts';
 import type { ObservedUser, UserPlan } from '../opensearch/security-plan.ts';
@@ -54,6 +54,11 @@ export function generatePassword(): string {
   return `${randomBytes(24).toString('base64url')}-Aa1`;
 }
 
+/** True when `uid` is the controller owner of `secret`. Pure. */
+function controlledBy(secret: V1Secret, uid: string): boolean {
+  return (secret.metadata?.ownerReferences ?? []).some((ref) => ref.controller === true && ref.uid === uid && uid !== '');
+}
+
 /** What the user kind reads and writes besides OpenSearch. */
 export interface UserDeps {
   readonly connections: Connections;
@@ -65,7 +70,9 @@ export interface UserDeps {
 /**
  * The desired user of a resource. Reads the password Secret from the cache; when the spec names none and the
  * generated Secret does not exist yet (and the user is not being deleted), creates it: the one write this function
- * makes, needed before anything can be planned. Throws `DependencyError` `SecretNotFound` for a missing Secret.
+ * makes, needed before anything can be planned. Throws `DependencyError` `SecretNotFound` for a missing Secret, and
+ * `TerminalError` `SecretConflict` when a Secret of the generated name exists that this user does not control (as
+ * the Kafka operator does: its password is somebody else's; `passwordSecretRef` can name it on purpose).
  */
 export async function userDesired(deps: UserDeps, object: OpenSearchUser, signal?: AbortSignal): Promise<UserDesired> {
   const scope = scopeOf(deps.connections, object, 'user', object.spec.username);
@@ -79,6 +86,9 @@ export async function userDesired(deps: UserDeps, object: OpenSearchUser, signal
       throw new DependencyError('SecretNotFound', `Secret ${namespace}/${source.secretName} does not exist`);
     }
     secret = await createGeneratedSecret(deps.client, object, scope.name, source.secretName, signal);
+  }
+  if (source.generated && !controlledBy(secret, object.metadata.uid ?? '')) {
+    throw new TerminalError(`Secret ${namespace}/${source.secretName} exists and does not belong to this OpenSearchUser; set passwordSecretRef to use it`, 'SecretConflict');
   }
   return {
     connection: scope.connection,
