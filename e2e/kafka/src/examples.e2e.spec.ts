@@ -15,7 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KafkaConnection, KafkaTopic, KafkaUser } from './api.ts';
 import { cleanUp, kafkaUnderTest } from './fixtures.ts';
 import { KafkaChecker } from './kafka-checker.ts';
-import type { AccessOutcome, UserLogin } from './kafka-checker.ts';
+import { becomes } from './access.ts';
+import type { UserLogin } from './kafka-checker.ts';
 
 const suffix = randomSuffix();
 const run = new ExampleRun('kafka', suffix);
@@ -58,18 +59,6 @@ const gone = (object: KubernetesObject): Promise<boolean> => run.gone(client, ob
 function stringData(secret: V1Secret, key: string): string | undefined {
   const value = secret.data?.[key];
   return value === undefined ? undefined : Buffer.from(value, 'base64').toString('utf8');
-}
-
-/** Retries `attempt` until it gives `expected` (ACLs and credentials reach the listener within moments). */
-async function becomes(attempt: () => Promise<AccessOutcome>, expected: AccessOutcome, what: string): Promise<void> {
-  let last: AccessOutcome | undefined;
-  await eventually(
-    async () => {
-      last = await attempt();
-      return last === expected ? true : undefined;
-    },
-    { timeoutMs: 30_000, intervalMs: 500, what: `${what} (last outcome: ${last ?? 'none'})` },
-  );
 }
 
 beforeAll(async () => {

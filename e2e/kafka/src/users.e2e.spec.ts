@@ -13,7 +13,8 @@ import { AclOperations, AclPermissionTypes, ResourcePatternTypes, ResourceTypes 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanUp, createConnection, kafkaUnderTest, topicResource, userResource, waitForReason } from './fixtures.ts';
 import { KafkaChecker } from './kafka-checker.ts';
-import type { AccessOutcome, UserLogin } from './kafka-checker.ts';
+import { becomes } from './access.ts';
+import type { UserLogin } from './kafka-checker.ts';
 
 let client: Client;
 let kafka: KafkaInfo;
@@ -67,18 +68,6 @@ async function generatedLogin(name: string): Promise<UserLogin> {
 
 async function ready(name: string): Promise<KafkaUser> {
   return waitForCondition(client, kafkaUsers.type, { namespace, name }, 'Ready', 'True', 60_000);
-}
-
-/** Retries `attempt` until it gives `expected` (ACLs and credentials reach every listener within moments). */
-async function becomes(attempt: () => Promise<AccessOutcome>, expected: AccessOutcome, what: string): Promise<void> {
-  let last: AccessOutcome | undefined;
-  await eventually(
-    async () => {
-      last = await attempt();
-      return last === expected ? true : undefined;
-    },
-    { timeoutMs: 30_000, intervalMs: 500, what: `${what} (last outcome: ${last ?? 'none'})` },
-  );
 }
 
 describe('KafkaUser, end to end', () => {

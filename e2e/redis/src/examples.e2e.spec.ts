@@ -10,7 +10,7 @@ import type { OperatorProcess } from '@domain-operators/e2e-harness';
 import { coreTypes, isNotFound, resourceType } from '@domain-operators/reconcile';
 import type { Client } from '@domain-operators/reconcile';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { command, deleteNamespace, eventually, memberPods, objectNames, operatorPassword, redisServerPid, ROLE_LABEL, secretValue, serviceSelects } from './fixtures.ts';
+import { attempt, command, deleteNamespace, eventually, memberPods, objectNames, operatorPassword, redisServerPid, ROLE_LABEL, secretValue, serviceSelects } from './fixtures.ts';
 import type { Cluster, RedisReplication, RedisUser } from './fixtures.ts';
 
 const suffix = randomSuffix();
@@ -53,16 +53,6 @@ async function readyReplication(): Promise<RedisReplication> {
 async function info(pod: V1Pod, password: string, section: string): Promise<Map<string, string>> {
   const text = String(await command(pod, password, ['INFO', section]));
   return new Map(text.split(/\r?\n/).filter((line) => line.includes(':')).map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1)] as [string, string]));
-}
-
-/** The error message of a command as `username`, or 'OK' when it succeeded. */
-async function attempt(pod: V1Pod, password: string, args: readonly string[], username: string): Promise<string> {
-  try {
-    await command(pod, password, args, username);
-    return 'OK';
-  } catch (err) {
-    return err instanceof Error ? err.message : String(err);
-  }
 }
 
 beforeAll(async () => {

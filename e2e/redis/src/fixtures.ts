@@ -176,6 +176,16 @@ export async function command(pod: V1Pod, password: string, args: readonly strin
   }
 }
 
+/** The error message of `args` run as `username` on the Pod's member, or 'OK' when it succeeded. */
+export async function attempt(pod: V1Pod, password: string, args: readonly string[], username: string): Promise<string> {
+  try {
+    await command(pod, password, args, username);
+    return 'OK';
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  }
+}
+
 /** The pid of a Pod's redis-server, from the pod runner's files. */
 export async function redisServerPid(pod: V1Pod): Promise<number> {
   const file = join(resolvePaths().runDir, 'pod-runner', 'pods', pod.metadata?.uid ?? '', 'containers', 'redis', 'redis-server.pid');

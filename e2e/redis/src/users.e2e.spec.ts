@@ -5,6 +5,7 @@ import { coreTypes, isNotFound } from '@domain-operators/reconcile';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   cluster,
+  attempt,
   command,
   deleteNamespace,
   eventually,
@@ -58,16 +59,6 @@ async function readyUser(name: string): Promise<RedisUser> {
 
 async function secretPassword(name: string): Promise<string> {
   return secretValue(await c.client.get(coreTypes.secret, { namespace: ns, name }), 'password');
-}
-
-/** The error message of a command, or 'OK' when it succeeded. */
-async function attempt(pod: V1Pod, password: string, args: readonly string[], username: string): Promise<string> {
-  try {
-    await command(pod, password, args, username);
-    return 'OK';
-  } catch (err) {
-    return err instanceof Error ? err.message : String(err);
-  }
 }
 
 async function primaryPod(): Promise<V1Pod> {
