@@ -14,8 +14,21 @@ class FakeSink implements EventSink {
   patchError: Error | undefined;
   /** When set, creates wait for this promise. */
   gate: Promise<void> | undefined;
+  /** Creates in flight now, and the most seen at once. */
+  inFlight = 0;
+  maxInFlight = 0;
 
   async create(event: KubeEvent): Promise<void> {
+    this.inFlight++;
+    this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
+    try {
+      await this.#create(event);
+    } finally {
+      this.inFlight--;
+    }
+  }
+
+  async #create(event: KubeEvent): Promise<void> {
     if (this.gate) await this.gate;
     if (this.createError) throw this.createError;
     this.created.push(structuredClone(event));
@@ -48,7 +61,7 @@ class CapturingLogger implements Logger {
 
 const EPOCH = Date.parse('2026-11-30T10:00:00Z');
 
-function setup(options: { burst?: number } = {}) {
+function setup(options: { burst?: number; maxConcurrentCreates?: number; maxQueuedCreates?: number } = {}) {
   const clock = new VirtualClock();
   const sink = new FakeSink();
   const log = new CapturingLogger();
@@ -199,6 +212,39 @@ describe('EventRecorder', () => {
     expect(sink.created[1]?.series).toEqual({ count: 3, lastObservedTime: '2026-11-30T10:01:00.000000Z' });
     expect(sink.created[1]?.metadata?.name).not.toBe(sink.created[0]?.metadata?.name);
     await recorder.shutdown();
+  });
+
+  it('sends creates one at a time from a bounded queue, in order, and drops new Events when the queue is full', async () => {
+    const { sink, recorder } = setup({ maxQueuedCreates: 2 });
+    let open = (): void => undefined;
+    sink.gate = new Promise((resolve) => {
+      open = resolve;
+    });
+    for (const name of ['a', 'b', 'c', 'd']) recorder.record(widget(name), failed);
+    await flushMicrotasks();
+    // One in flight (a), two queued (b, c), d dropped.
+    expect(sink.inFlight).toBe(1);
+    expect(recorder.dropped).toBe(1);
+    open();
+    await recorder.shutdown();
+    expect(sink.created.map((e) => e.regarding.name)).toEqual(['a', 'b', 'c']);
+    expect(sink.maxInFlight).toBe(1);
+  });
+
+  it('sends up to maxConcurrentCreates at once', async () => {
+    const { sink, recorder } = setup({ maxConcurrentCreates: 3 });
+    let open = (): void => undefined;
+    sink.gate = new Promise((resolve) => {
+      open = resolve;
+    });
+    for (const name of ['a', 'b', 'c', 'd', 'e']) recorder.record(widget(name), failed);
+    await flushMicrotasks();
+    expect(sink.inFlight).toBe(3);
+    open();
+    await recorder.shutdown();
+    expect(sink.created).toHaveLength(5);
+    expect(sink.maxInFlight).toBe(3);
+    expect(recorder.dropped).toBe(0);
   });
 
   it('waits for a slow create before patching its series', async () => {

@@ -105,6 +105,10 @@ export interface EventRecorderOptions {
   readonly burst?: number;
   /** … and one more token per this interval; default 5 min. */
   readonly refillIntervalMs?: number;
+  /** Event creates sent at the same time; default 1, as client-go's broadcaster sends one at a time. */
+  readonly maxConcurrentCreates?: number;
+  /** Creates waiting to be sent at most; beyond, new Events are dropped; default 1000, as client-go's queue. */
+  readonly maxQueuedCreates?: number;
 }
 
 /** The apiserver's limit for `note`, in bytes. */
@@ -135,6 +139,9 @@ interface Bucket {
  * {@link EventRecorder.shutdown}. A token bucket per regarding object (burst 25, one token per 5 min, as
  * client-go's spam filter) limits the Events created, so a hot loop with changing notes cannot flood the
  * apiserver; repeats of a series take no token, since their writes are already bounded by the flush interval.
+ * Creates are sent one at a time (`maxConcurrentCreates`) from a queue of at most 1000 (`maxQueuedCreates`; a full
+ * queue drops the new Event), like client-go's broadcaster: in a burst (1,000 new resources at once) Events trail
+ * the reconcilers' status writes instead of competing with them for the apiserver.
  * Dropped events are counted ({@link EventRecorder.dropped}) and logged at debug. `record` never blocks and never
  * throws: writes happen in the background and failures are logged. No work starts in the constructor.
  */
@@ -153,6 +160,11 @@ export class EventRecorder implements Recorder {
   readonly #dirty = new Set<SeriesState>();
   readonly #buckets = new Map<string, Bucket>();
   readonly #inFlight = new Set<Promise<void>>();
+  readonly #maxConcurrentCreates: number;
+  readonly #maxQueuedCreates: number;
+  /** Creates waiting for a slot, oldest first. */
+  readonly #createQueue: (() => void)[] = [];
+  #creating = 0;
   #timer: TimerHandle | undefined;
   #lastSweepMs = 0;
   #sequence = 0;
@@ -170,6 +182,8 @@ export class EventRecorder implements Recorder {
     this.#flushMs = options.flushIntervalMs ?? 30_000;
     this.#burst = options.burst ?? 25;
     this.#refillMs = options.refillIntervalMs ?? 5 * 60_000;
+    this.#maxConcurrentCreates = Math.max(1, options.maxConcurrentCreates ?? 1);
+    this.#maxQueuedCreates = Math.max(0, options.maxQueuedCreates ?? 1000);
   }
 
   /** How many events were dropped (rate limit, invalid input, after shutdown) since construction. */
@@ -244,6 +258,10 @@ export class EventRecorder implements Recorder {
       this.#drop('rate limited', event);
       return;
     }
+    if (this.#creating >= this.#maxConcurrentCreates && this.#createQueue.length >= this.#maxQueuedCreates) {
+      this.#drop('create queue full', event);
+      return;
+    }
     const wall = this.#now();
     const kubeEvent: KubeEvent = {
       apiVersion: 'events.k8s.io/v1',
@@ -267,8 +285,29 @@ export class EventRecorder implements Recorder {
     };
     const state: SeriesState = { key, event: kubeEvent, count: 1, written: 1, lastObservedMs: nowMs, lastObservedTime: kubeEvent.eventTime, created: Promise.resolve(false), patching: false };
     this.#series.set(key, state);
-    state.created = this.#create(state, kubeEvent);
+    state.created = this.#whenSlotFree().then(() => this.#create(state, kubeEvent)).finally(() => {
+      this.#releaseSlot();
+    });
     this.#track(state.created.then(() => undefined));
+  }
+
+  /** Resolves when a create may be sent (at once while fewer than `maxConcurrentCreates` are), taking the slot. */
+  #whenSlotFree(): Promise<void> {
+    if (this.#creating < this.#maxConcurrentCreates) {
+      this.#creating++;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      this.#createQueue.push(() => {
+        this.#creating++;
+        resolve();
+      });
+    });
+  }
+
+  #releaseSlot(): void {
+    this.#creating--;
+    this.#createQueue.shift()?.();
   }
 
   async #create(state: SeriesState, event: KubeEvent): Promise<boolean> {
