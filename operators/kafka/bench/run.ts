@@ -10,7 +10,7 @@
 import { readFile, mkdir, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { adminConnection, freshNamespace, randomSuffix, startOperator, waitForCondition } from '@domain-operators/e2e-harness';
+import { adminConnection, freshNamespace, installCrds, randomSuffix, startOperator, waitForCondition } from '@domain-operators/e2e-harness';
 import type { OperatorProcess } from '@domain-operators/e2e-harness';
 import { coreTypes, getCondition, isNotFound, SharedInformers } from '@domain-operators/reconcile';
 import type { Client } from '@domain-operators/reconcile';
@@ -148,6 +148,7 @@ async function main(): Promise<void> {
     // sessions' KafkaTopics and KafkaUsers; KafkaConnections are cluster-scoped and always watched).
     const ns = await freshNamespace({}, 'bench-kafka');
     namespace = ns;
+    await installCrds(client, 'kafka'); // on a fresh cluster the connection comes before the operator's own install
     await createConnection(client, env.kafka, ns, connection);
     operator = await startOperator({ system: 'kafka', values: { watchNamespaces: [ns] } });
     const username = `system:serviceaccount:${operator.namespace}:${operator.serviceAccount}`;

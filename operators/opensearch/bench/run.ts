@@ -12,7 +12,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client as OpenSearchClient } from '@opensearch-project/opensearch';
-import { adminConnection, freshNamespace, randomSuffix, startOperator, waitForCondition } from '@domain-operators/e2e-harness';
+import { adminConnection, freshNamespace, installCrds, randomSuffix, startOperator, waitForCondition } from '@domain-operators/e2e-harness';
 import type { OperatorProcess } from '@domain-operators/e2e-harness';
 import { coreTypes, getCondition, isNotFound, SharedInformers } from '@domain-operators/reconcile';
 import type { Client } from '@domain-operators/reconcile';
@@ -219,6 +219,7 @@ async function main(): Promise<void> {
     // 2. The operator, once per worker count, in a namespace of its own (indexName defaults to metadata.name: no tenancy).
     const ns = await freshNamespace({}, 'bench-opensearch');
     namespace = ns;
+    await installCrds(client, 'opensearch'); // on a fresh cluster the connection comes before the operator's own install
     await client.create(coreTypes.secret, {
       apiVersion: 'v1',
       kind: 'Secret',
