@@ -5,12 +5,12 @@
 // objects): the Redis operator needs no connection, so nothing in the examples depends on where it runs. Members,
 // image, resources, storage, config, failover and the user's rules stay as the examples have them.
 import type { KubernetesObject, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
-import { adminClient, ExampleRun, randomSuffix, requestOf as request, startOperator, targetsExistingCluster, waitForCondition } from '@domain-operators/e2e-harness';
+import { adminClient, ExampleRun, randomSuffix, requestOf as request, startOperator, waitForCondition } from '@domain-operators/e2e-harness';
 import type { OperatorProcess } from '@domain-operators/e2e-harness';
 import { coreTypes, isNotFound, resourceType } from '@domain-operators/reconcile';
 import type { Client } from '@domain-operators/reconcile';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { attempt, command, deleteNamespace, eventually, memberPods, objectNames, operatorPassword, redisServerPid, ROLE_LABEL, secretValue, serviceSelects } from './fixtures.ts';
+import { attempt, command, deleteNamespace, eventually, memberPods, objectNames, operatorPassword, ROLE_LABEL, secretValue } from './fixtures.ts';
 import type { Cluster, RedisReplication, RedisUser } from './fixtures.ts';
 
 const suffix = randomSuffix();
@@ -158,42 +158,5 @@ describe('examples/redis applied for real', () => {
     expect(await command(primary, password, ['GET', `orders:${suffix}`], example.spec.username)).toBe('placed');
     expect(await attempt(primary, password, ['SET', `invoices:${suffix}`, 'x'], example.spec.username)).toMatch(/^NOPERM/);
     expect(await attempt(primary, password, ['FLUSHALL'], example.spec.username)).toMatch(/^NOPERM/);
-  });
-
-  // Freezes a redis-server by pid through testenv's pod runner: skipped on an existing cluster.
-  it.skipIf(targetsExistingCluster())('RedisReplication failover: a primary that stops answering is replaced by a replica, and rejoins as a replica when it resumes', async () => {
-    const example = only('RedisReplication') as RedisReplication;
-    const namespace = example.metadata.namespace ?? '';
-    const name = example.metadata.name ?? '';
-    expect(example.spec.failover?.enabled).toBe(true);
-    const rr = await readyReplication();
-    const password = await operatorPassword(c, namespace, name);
-    const paused = (await memberPods(c, namespace, name)).find((pod) => pod.metadata?.name === rr.status?.primary);
-    if (paused === undefined) throw new Error('no primary Pod');
-    const pid = await redisServerPid(paused);
-    process.kill(pid, 'SIGSTOP');
-    let promoted: string;
-    try {
-      promoted = await eventually(
-        async () => {
-          const now = (await client.get(typeOf(example), request(example))) as RedisReplication;
-          return now.status?.primary !== undefined && now.status.primary !== paused.metadata?.name ? now.status.primary : undefined;
-        },
-        45_000,
-        'a replica promoted',
-      );
-      expect(await serviceSelects(c, namespace, name)).toEqual([promoted]);
-    } finally {
-      process.kill(pid, 'SIGCONT');
-    }
-    await eventually(
-      async () => {
-        const replication = await info(paused, password, 'replication');
-        return replication.get('role') === 'slave' && replication.get('master_link_status') === 'up';
-      },
-      60_000,
-      'the resumed primary replicating from the new one',
-    );
-    expect((await readyReplication()).status?.primary).toBe(promoted);
   });
 });
