@@ -6,9 +6,9 @@
 // bootstrap servers and SASL mechanism, the login Secret's username and password), from the Kafka under test.
 // Tenancy labels and prefix, ACLs, quotas, partitions and configs stay as the examples have them.
 import type { KubernetesObject, V1Secret } from '@kubernetes/client-node';
-import { adminClient, eventually, ExampleRun, randomSuffix, requestOf as request, startOperator, waitForCondition } from '@domain-operators/e2e-harness';
+import { adminClient, eventually, ExampleRun, randomSuffix, startOperator, waitForCondition } from '@domain-operators/e2e-harness';
 import type { OperatorProcess } from '@domain-operators/e2e-harness';
-import { coreTypes } from '@domain-operators/reconcile';
+import { coreTypes, requestFor as request } from '@domain-operators/reconcile';
 import type { Client } from '@domain-operators/reconcile';
 import type { KafkaInfo } from '@domain-operators/testenv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

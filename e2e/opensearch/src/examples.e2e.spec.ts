@@ -12,9 +12,9 @@
 // template may be deleted while the index template still uses it (refused, retried the same way).
 import type { KubernetesObject, V1Secret } from '@kubernetes/client-node';
 import { readFileSync } from 'node:fs';
-import { adminClient, backendsUnderTest, deleteNamespace, eventually, ExampleRun, randomSuffix, requestOf as request, startOperator, waitForCondition } from '@domain-operators/e2e-harness';
+import { adminClient, backendsUnderTest, deleteNamespace, eventually, ExampleRun, randomSuffix, startOperator, waitForCondition } from '@domain-operators/e2e-harness';
 import type { OperatorProcess } from '@domain-operators/e2e-harness';
-import { coreTypes } from '@domain-operators/reconcile';
+import { coreTypes, requestFor as request } from '@domain-operators/reconcile';
 import type { Client, Condition } from '@domain-operators/reconcile';
 import type { OpenSearchInfo } from '@domain-operators/testenv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

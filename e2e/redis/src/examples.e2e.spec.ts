@@ -5,9 +5,9 @@
 // objects): the Redis operator needs no connection, so nothing in the examples depends on where it runs. Members,
 // image, resources, storage, config, failover and the user's rules stay as the examples have them.
 import type { KubernetesObject, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
-import { adminClient, ExampleRun, randomSuffix, requestOf as request, startOperator, waitForCondition } from '@domain-operators/e2e-harness';
+import { adminClient, ExampleRun, randomSuffix, startOperator, waitForCondition } from '@domain-operators/e2e-harness';
 import type { OperatorProcess } from '@domain-operators/e2e-harness';
-import { coreTypes, isNotFound, resourceType } from '@domain-operators/reconcile';
+import { coreTypes, isNotFound, requestFor as request, resourceType } from '@domain-operators/reconcile';
 import type { Client } from '@domain-operators/reconcile';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attempt, command, deleteNamespace, eventually, memberPods, objectNames, operatorPassword, ROLE_LABEL, secretValue } from './fixtures.ts';

@@ -1,5 +1,5 @@
 import type { KubernetesObject } from '@kubernetes/client-node';
-import { isNotFound } from '@domain-operators/reconcile';
+import { isNotFound, requestFor } from '@domain-operators/reconcile';
 import type { Client, ResourceType } from '@domain-operators/reconcile';
 import { randomSuffix } from './cluster.ts';
 import { exampleFiles, forTestRun, readManifests } from './examples.ts';
@@ -9,11 +9,6 @@ import type { ObjectWithConditions } from './wait.ts';
 
 /** The field manager the example suites apply with. */
 export const EXAMPLES_FIELD_MANAGER = 'e2e-examples';
-
-/** Namespace and name of an object, as the client's requests take them. Pure. */
-export function requestOf(object: KubernetesObject): { namespace: string | undefined; name: string } {
-  return { namespace: object.metadata?.namespace, name: object.metadata?.name ?? '' };
-}
 
 /**
  * One e2e run's copy of `examples/<system>`, renamed by `forTestRun` so that it lives beside everybody else's
@@ -58,14 +53,14 @@ export class ExampleRun {
   /** Applies `objects` (default: all, renamed) one after another in order with server-side apply, as `kubectl apply -f` would. */
   async apply(client: Client, objects: readonly KubernetesObject[] = this.examples): Promise<void> {
     for (const object of objects) {
-      await client.patch(this.typeOf(object), requestOf(object), { type: 'apply', body: object, fieldManager: EXAMPLES_FIELD_MANAGER, force: true });
+      await client.patch(this.typeOf(object), requestFor(object), { type: 'apply', body: object, fieldManager: EXAMPLES_FIELD_MANAGER, force: true });
     }
   }
 
   /** Whether the object is gone from the apiserver (404); rejects on any other error. */
   async gone(client: Client, object: KubernetesObject): Promise<boolean> {
     try {
-      await client.get(this.typeOf(object), requestOf(object));
+      await client.get(this.typeOf(object), requestFor(object));
       return false;
     } catch (err) {
       if (isNotFound(err)) return true;

@@ -26,7 +26,7 @@ export type { BackendName, Backends } from './backends.ts';
 export { prepareE2eRun } from './global-setup.ts';
 export type { PrepareE2eOptions } from './global-setup.ts';
 export { exampleFiles, forTestRun, readManifests, withNamespaces } from './examples.ts';
-export { EXAMPLES_FIELD_MANAGER, ExampleRun, requestOf } from './example-run.ts';
+export { EXAMPLES_FIELD_MANAGER, ExampleRun } from './example-run.ts';
 export type { ExampleRenames } from './examples.ts';
 export { describeObject, fillPlaceholders, forInstance, instanceName, isCustomResource, localExampleFiles, localReleaseNamespace, placeholderValues, readLocalExamples, systemOf, typeOfExample, typesOfCrds } from './local-examples.ts';
 export { belongsTo, componentsFor, formatProgress, kubectlGetArgs, LOCAL_STACK_FIELD_MANAGER, LOCAL_STACK_READY, startLocalStack } from './local-stack.ts';
