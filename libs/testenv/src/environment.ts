@@ -8,6 +8,7 @@ import type { TestEnv } from './env-file.ts';
 import { acquireLock } from './lock.ts';
 import type { TestenvPaths } from './paths.ts';
 import { resolvePaths } from './paths.ts';
+import { kafkaPairComponent } from './kafka/kafka.ts';
 import { podRunnerComponent } from './pod-runner/component.ts';
 
 /** Options shared by {@link upEnvironment}, {@link downEnvironment} and {@link environmentStatus}. */
@@ -77,7 +78,10 @@ export async function upEnvironment(options: EnvironmentOptions = {}): Promise<T
   }
 }
 
-/** Stops the selected components (all by default) and removes them from `env.json`. Never throws when nothing runs. */
+/**
+ * Stops the selected components (all by default) and removes them from `env.json`; stopping `kafka` also stops the
+ * two-node cluster of `upKafkaPair`. Never throws when nothing runs.
+ */
 export async function downEnvironment(options: EnvironmentOptions = {}): Promise<void> {
   const paths = options.paths ?? resolvePaths();
   const release = await acquireLock(join(paths.stateDir, 'lock'), LOCK_TIMEOUT_MS);
@@ -86,6 +90,8 @@ export async function downEnvironment(options: EnvironmentOptions = {}): Promise
     const log = options.log ?? defaultLog;
     const ctx: ComponentContext = { paths, progress: log };
     if (selected.includes('apiserver')) await podRunnerComponent.down(ctx);
+    // The two-node cluster a test may have left behind goes with testenv's own Kafka.
+    if (selected.includes('kafka')) await kafkaPairComponent.down({ paths, progress: (m) => { log(`kafka-pair: ${m}`); } });
     await Promise.all(
       selected.map((name) =>
         COMPONENTS[name].down({

@@ -1,6 +1,6 @@
 import { generateClusterId } from './state.ts';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_KAFKA_PORTS, renderClientProperties, renderJavaArgFile, renderServerProperties, scramFormatArgs } from './config.ts';
+import { DEFAULT_KAFKA_PORTS, nodePorts, renderClientProperties, renderJavaArgFile, renderServerProperties, scramFormatArgs } from './config.ts';
 
 function parse(properties: string): Map<string, string> {
   return new Map(
@@ -28,6 +28,32 @@ describe('renderServerProperties', () => {
     expect(props.get('authorizer.class.name')).toBe('org.apache.kafka.metadata.authorizer.StandardAuthorizer');
     expect(props.get('allow.everyone.if.no.acl.found')).toBe('false');
     expect(props.get('super.users')).toBe('User:admin;User:ANONYMOUS');
+  });
+});
+
+describe('a broker-only node of the same cluster', () => {
+  const ports = nodePorts(DEFAULT_KAFKA_PORTS, 2);
+  const props = parse(renderServerProperties({ dataDir: '/d2', host: '127.0.0.1', ports, superUser: 'admin', nodeId: 2 }));
+
+  it('takes the next three ports but joins node 1\u2019s controller', () => {
+    expect(ports).toEqual({ client: 19095, internal: 19096, controller: 19094 });
+    expect(nodePorts(DEFAULT_KAFKA_PORTS, 1)).toEqual(DEFAULT_KAFKA_PORTS);
+    expect(() => nodePorts(DEFAULT_KAFKA_PORTS, 0)).toThrow(/start at 1/);
+  });
+
+  it('is a broker only, listening on its own client and internal ports', () => {
+    expect(props.get('process.roles')).toBe('broker');
+    expect(props.get('node.id')).toBe('2');
+    expect(props.get('controller.quorum.voters')).toBe('1@127.0.0.1:19094');
+    expect(props.get('listeners')).toBe('CLIENT://127.0.0.1:19095,INTERNAL://127.0.0.1:19096');
+    expect(props.get('controller.listener.names')).toBe('CONTROLLER');
+    expect(props.get('log.dirs')).toBe('/d2');
+  });
+
+  it('applies the same SASL listener and authorizer as node 1', () => {
+    expect(props.get('listener.name.client.sasl.enabled.mechanisms')).toBe('SCRAM-SHA-512,SCRAM-SHA-256');
+    expect(props.get('super.users')).toBe('User:admin;User:ANONYMOUS');
+    expect(props.get('allow.everyone.if.no.acl.found')).toBe('false');
   });
 });
 

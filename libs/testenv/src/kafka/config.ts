@@ -13,13 +13,30 @@ export interface KafkaPorts {
 /** The ports testenv uses unless told otherwise. */
 export const DEFAULT_KAFKA_PORTS: KafkaPorts = { client: 19092, internal: 19093, controller: 19094 };
 
+/**
+ * The ports of node `nodeId` (1-based) of a cluster whose node 1 has `ports`: node 1 keeps them; node n ≥ 2 (a
+ * broker only) listens on `client + 3(n − 1)` and `internal + 3(n − 1)`, and `controller` stays node 1's, the
+ * quorum it joins. Pure. Throws for a `nodeId` below 1 or not an integer.
+ */
+export function nodePorts(ports: KafkaPorts, nodeId: number): KafkaPorts {
+  if (!Number.isInteger(nodeId) || nodeId < 1) throw new Error(`kafka: node ids start at 1, got ${nodeId}`);
+  const shift = 3 * (nodeId - 1);
+  return { client: ports.client + shift, internal: ports.internal + shift, controller: ports.controller };
+}
+
 /** Everything {@link renderServerProperties} needs. */
 export interface BrokerConfigInput {
   /** Absolute path of the log and metadata directory. */
   readonly dataDir: string;
   /** Loopback address every listener binds to, e.g. `127.0.0.1`. */
   readonly host: string;
+  /** This node's listeners ({@link nodePorts}); `controller` is always node 1's. */
   readonly ports: KafkaPorts;
+  /**
+   * 1 (default): broker and controller, the quorum's only voter. 2 and up: a broker only, which joins node 1's
+   * quorum and serves clients on its own listeners.
+   */
+  readonly nodeId?: number;
   /** Name of the SCRAM super user, e.g. `admin`. */
   readonly superUser: string;
 }
@@ -35,7 +52,8 @@ export function clientBootstrap(input: Pick<BrokerConfigInput, 'host' | 'ports'>
 }
 
 /**
- * Renders `server.properties` for a single-node KRaft broker+controller. Pure.
+ * Renders `server.properties` for node 1, a KRaft broker+controller, or for a broker-only node ≥ 2 of its
+ * cluster. Pure.
  *
  * Security model: clients reach only the SASL/SCRAM listener, where the StandardAuthorizer applies ACLs
  * and unknown resources are denied. The INTERNAL and CONTROLLER listeners are PLAINTEXT, so their
@@ -49,13 +67,16 @@ export function clientBootstrap(input: Pick<BrokerConfigInput, 'host' | 'ports'>
  */
 export function renderServerProperties(input: BrokerConfigInput): string {
   const { host, ports } = input;
+  const nodeId = input.nodeId ?? 1;
+  const controller = nodeId === 1;
   const jaas = `${SCRAM_LOGIN_MODULE} required;`;
+  const brokerListeners = `CLIENT://${host}:${ports.client},INTERNAL://${host}:${ports.internal}`;
   const lines: readonly (readonly [string, string | number])[] = [
-    ['process.roles', 'broker,controller'],
-    ['node.id', 1],
+    ['process.roles', controller ? 'broker,controller' : 'broker'],
+    ['node.id', nodeId],
     ['controller.quorum.voters', `1@${host}:${ports.controller}`],
-    ['listeners', `CLIENT://${host}:${ports.client},INTERNAL://${host}:${ports.internal},CONTROLLER://${host}:${ports.controller}`],
-    ['advertised.listeners', `CLIENT://${host}:${ports.client},INTERNAL://${host}:${ports.internal}`],
+    ['listeners', controller ? `${brokerListeners},CONTROLLER://${host}:${ports.controller}` : brokerListeners],
+    ['advertised.listeners', brokerListeners],
     ['listener.security.protocol.map', 'CLIENT:SASL_PLAINTEXT,INTERNAL:PLAINTEXT,CONTROLLER:PLAINTEXT'],
     ['inter.broker.listener.name', 'INTERNAL'],
     ['controller.listener.names', 'CONTROLLER'],
@@ -66,7 +87,7 @@ export function renderServerProperties(input: BrokerConfigInput): string {
     ['super.users', `User:${input.superUser};User:ANONYMOUS`],
     ['allow.everyone.if.no.acl.found', 'false'],
     ['log.dirs', input.dataDir],
-    // One node: every internal topic has one replica; few partitions keep the first group join fast.
+    // Internal topics get one replica (a cluster may have one node); few partitions keep the first group join fast.
     ['num.partitions', 1],
     ['default.replication.factor', 1],
     ['min.insync.replicas', 1],

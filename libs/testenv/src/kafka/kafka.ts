@@ -9,6 +9,7 @@ import {
   clientBootstrap,
   DEFAULT_KAFKA_PORTS,
   type KafkaPorts,
+  nodePorts,
   renderClientProperties,
   renderJavaArgFile,
   renderServerProperties,
@@ -23,68 +24,103 @@ export const KAFKA_VERSION = '4.3.1';
 /** Options of {@link createKafkaComponent}; every field has a default. */
 export interface KafkaComponentOptions {
   readonly version?: string;
+  /** Node 1's listeners; further brokers take the next ports ({@link nodePorts}). */
   readonly ports?: KafkaPorts;
+  /**
+   * Folder under `.testenv/run` and log-file stem of this cluster (default `kafka`), so that a second cluster can run
+   * beside the default one.
+   */
+  readonly instance?: string;
+  /** Nodes in the cluster (default 1): node 1 is broker and controller, the others brokers only. */
+  readonly brokers?: number;
   /** Broker JVM max heap, e.g. `512m`. */
   readonly maxHeap?: string;
   /** How long `up` waits for the first authenticated admin request. */
   readonly startTimeoutMs?: number;
 }
 
-/** Files of the running broker under `.testenv/run/kafka` (wiped by `down`). */
-interface KafkaFiles {
-  readonly dir: string;
+/** Files of one node under `.testenv/run/<instance>` (wiped by `down`). */
+interface NodeFiles {
+  readonly nodeId: number;
+  readonly ports: KafkaPorts;
   readonly dataDir: string;
-  /** `info.json`, mode 0600. */
-  readonly stateFile: string;
   readonly serverProperties: string;
-  /** Java client login of the super user, mode 0600; usable with the Kafka CLI tools' `--command-config`. */
+  /** Java client login of the super user on this node's listener, mode 0600; usable with `--command-config`. */
   readonly adminProperties: string;
   readonly pidFile: string;
   readonly logFile: string;
+}
+
+/** Files of the running cluster under `.testenv/run/<instance>` (wiped by `down`). */
+interface KafkaFiles {
+  readonly dir: string;
+  /** `info.json`, mode 0600. */
+  readonly stateFile: string;
+  /** Node 1 (broker and controller) first. */
+  readonly nodes: readonly [NodeFiles, ...NodeFiles[]];
 }
 
 const HOST = '127.0.0.1';
 const SUPER_USER = 'admin';
 const PROBE_TIMEOUT_MS = 5_000;
 
-function kafkaFiles(paths: TestenvPaths): KafkaFiles {
-  const dir = join(paths.runDir, 'kafka');
-  return {
-    dir,
-    dataDir: join(dir, 'data'),
-    stateFile: join(dir, 'info.json'),
-    serverProperties: join(dir, 'server.properties'),
-    adminProperties: join(dir, 'admin.properties'),
-    pidFile: join(dir, 'kafka.pid'),
-    logFile: join(paths.logsDir, 'kafka.log'),
+/** Node 1 keeps the single-node names (`kafka.pid`, `<instance>.log`, …); node n ≥ 2 has `-<n>` before the extension. */
+function kafkaFiles(paths: TestenvPaths, instance: string, ports: KafkaPorts, brokers: number): KafkaFiles {
+  const dir = join(paths.runDir, instance);
+  const node = (nodeId: number): NodeFiles => {
+    const tag = nodeId === 1 ? '' : `-${nodeId}`;
+    return {
+      nodeId,
+      ports: nodePorts(ports, nodeId),
+      dataDir: join(dir, `data${tag}`),
+      serverProperties: join(dir, `server${tag}.properties`),
+      adminProperties: join(dir, `admin${tag}.properties`),
+      pidFile: join(dir, `kafka${tag}.pid`),
+      logFile: join(paths.logsDir, `${instance}${tag}.log`),
+    };
   };
+  const rest = Array.from({ length: brokers - 1 }, (_, i) => node(i + 2));
+  return { dir, stateFile: join(dir, 'info.json'), nodes: [node(1), ...rest] };
 }
 
 /**
- * A single-node KRaft Kafka broker (broker and controller in one JVM) run from Maven Central jars, with
- * SASL/SCRAM on the client listener and the StandardAuthorizer. `up` returns the running broker's info
- * when it answers an authenticated admin request; otherwise it starts a fresh broker (new data, new random
- * super-user password). `down` stops it and deletes its data and state.
+ * A KRaft Kafka cluster run from Maven Central jars, with SASL/SCRAM on the client listener and the
+ * StandardAuthorizer: by default one node (broker and controller in one JVM); with `brokers: n`, node 1 plus n − 1
+ * broker-only nodes that join its quorum, each with its own client listener (all of them in `bootstrapServers`).
+ * `up` returns the running cluster's info when every node runs and answers an authenticated admin request on its own
+ * listener; otherwise it starts a fresh cluster (new data, new random super-user password). `down` stops every node
+ * and deletes data and state.
  */
 export function createKafkaComponent(options: KafkaComponentOptions = {}): Component<KafkaInfo> {
   const version = options.version ?? KAFKA_VERSION;
   const ports = options.ports ?? DEFAULT_KAFKA_PORTS;
+  const instance = options.instance ?? 'kafka';
+  const brokers = options.brokers ?? 1;
   const maxHeap = options.maxHeap ?? '512m';
   const startTimeoutMs = options.startTimeoutMs ?? 120_000;
+  if (!Number.isInteger(brokers) || brokers < 1) throw new Error(`kafka: brokers must be a whole number of at least 1, got ${brokers}`);
+  const filesOf = (paths: TestenvPaths): KafkaFiles => kafkaFiles(paths, instance, ports, brokers);
+
+  async function nodeHealthy(build: KafkaBuild, node: NodeFiles): Promise<boolean> {
+    if ((await runningPid(node.pidFile)) === undefined) return false;
+    return (await probeKafka(build, node.adminProperties, PROBE_TIMEOUT_MS)).ok;
+  }
 
   async function healthyWith(build: KafkaBuild, files: KafkaFiles): Promise<boolean> {
-    if ((await runningPid(files.pidFile)) === undefined) return false;
-    return (await probeKafka(build, files.adminProperties, PROBE_TIMEOUT_MS)).ok;
+    for (const node of files.nodes) if (!(await nodeHealthy(build, node))) return false;
+    return true;
   }
 
   async function stopAndWipe(files: KafkaFiles): Promise<void> {
-    await stopDaemon(files.pidFile);
+    // Brokers before the controller they report to, so none of them waits on a quorum that is gone.
+    for (const node of [...files.nodes].reverse()) await stopDaemon(node.pidFile);
     await rm(files.dir, { recursive: true, force: true });
   }
 
-  async function format(build: KafkaBuild, files: KafkaFiles, state: KafkaState): Promise<void> {
-    // The SCRAM password goes through a 0600 @argfile so it shows neither in `ps` nor in error messages.
-    const argFile = join(files.dir, 'format.args');
+  async function format(build: KafkaBuild, files: KafkaFiles, node: NodeFiles, state: KafkaState): Promise<void> {
+    // The SCRAM password goes through a 0600 @argfile so it shows neither in `ps` nor in error messages. Only node 1
+    // (the controller) bootstraps the credentials; the brokers read them from the metadata log.
+    const argFile = join(files.dir, `format-${node.nodeId}.args`);
     await writeSecretFile(
       argFile,
       renderJavaArgFile([
@@ -100,40 +136,29 @@ export function createKafkaComponent(options: KafkaComponentOptions = {}): Compo
         '-t',
         state.clusterId,
         '-c',
-        files.serverProperties,
-        ...scramFormatArgs(state.info.superUser),
+        node.serverProperties,
+        ...(node.nodeId === 1 ? scramFormatArgs(state.info.superUser) : []),
       ]),
     );
     try {
       // Its own log inside the 0700 run folder: the format command prints the SCRAM stored and server keys.
-      await runToCompletion('java', [`@${argFile}`], { logFile: join(files.dir, 'format.log') });
+      await runToCompletion('java', [`@${argFile}`], { logFile: join(files.dir, `format-${node.nodeId}.log`) });
     } finally {
       await rm(argFile, { force: true });
     }
   }
 
-  async function start(ctx: ComponentContext, build: KafkaBuild, files: KafkaFiles): Promise<KafkaInfo> {
-    const bootstrap = clientBootstrap({ host: HOST, ports });
-    const state: KafkaState = {
-      clusterId: generateClusterId(),
-      info: {
-        bootstrapServers: [bootstrap],
-        superUser: { username: SUPER_USER, password: generatePassword(), mechanism: 'SCRAM-SHA-512' },
-        version,
-      },
-    };
-    await mkdir(files.dataDir, { recursive: true });
-    await chmod(files.dir, 0o700);
-    await writeFile(files.serverProperties, renderServerProperties({ dataDir: files.dataDir, host: HOST, ports, superUser: SUPER_USER }));
-    await writeSecretFile(files.adminProperties, renderClientProperties(bootstrap, state.info.superUser));
-    await writeKafkaState(files.stateFile, state);
-
-    ctx.progress('formatting KRaft storage with the admin SCRAM credentials');
-    await format(build, files, state);
-
-    ctx.progress(`starting Kafka ${version} on ${bootstrap}`);
+  async function startNode(build: KafkaBuild, files: KafkaFiles, node: NodeFiles, state: KafkaState): Promise<void> {
+    const bootstrap = clientBootstrap({ host: HOST, ports: node.ports });
+    await mkdir(node.dataDir, { recursive: true });
+    await writeFile(
+      node.serverProperties,
+      renderServerProperties({ dataDir: node.dataDir, host: HOST, ports: node.ports, superUser: SUPER_USER, nodeId: node.nodeId }),
+    );
+    await writeSecretFile(node.adminProperties, renderClientProperties(bootstrap, state.info.superUser));
+    await format(build, files, node, state);
     const pid = await startDaemon({
-      name: 'kafka',
+      name: node.nodeId === 1 ? instance : `${instance}-${node.nodeId}`,
       command: 'java',
       args: [
         '-Xms128m',
@@ -145,18 +170,37 @@ export function createKafkaComponent(options: KafkaComponentOptions = {}): Compo
         '-cp',
         build.classpath,
         'kafka.Kafka',
-        files.serverProperties,
+        node.serverProperties,
       ],
-      logFile: files.logFile,
-      pidFile: files.pidFile,
+      logFile: node.logFile,
+      pidFile: node.pidFile,
     });
-    await waitUntil(async () => (await probeKafka(build, files.adminProperties, PROBE_TIMEOUT_MS)).ok, {
-      what: `kafka: SCRAM-authenticated admin request on ${bootstrap}`,
+    // Asked on this node's own listener: the login proves it has read the credentials from the metadata log.
+    await waitUntil(async () => (await probeKafka(build, node.adminProperties, PROBE_TIMEOUT_MS)).ok, {
+      what: `kafka: SCRAM-authenticated admin request on ${bootstrap} (node ${node.nodeId})`,
       timeoutMs: startTimeoutMs,
       intervalMs: 500,
-      logFile: files.logFile,
+      logFile: node.logFile,
       pid,
     });
+  }
+
+  async function start(ctx: ComponentContext, build: KafkaBuild, files: KafkaFiles): Promise<KafkaInfo> {
+    const state: KafkaState = {
+      clusterId: generateClusterId(),
+      info: {
+        bootstrapServers: files.nodes.map((node) => clientBootstrap({ host: HOST, ports: node.ports })),
+        superUser: { username: SUPER_USER, password: generatePassword(), mechanism: 'SCRAM-SHA-512' },
+        version,
+      },
+    };
+    await mkdir(files.dir, { recursive: true });
+    await chmod(files.dir, 0o700);
+    await writeKafkaState(files.stateFile, state);
+    for (const node of files.nodes) {
+      ctx.progress(`starting Kafka ${version} node ${node.nodeId} on ${clientBootstrap({ host: HOST, ports: node.ports })}`);
+      await startNode(build, files, node, state);
+    }
     return state.info;
   }
 
@@ -164,12 +208,12 @@ export function createKafkaComponent(options: KafkaComponentOptions = {}): Compo
     name: 'kafka',
 
     async up(ctx) {
-      const files = kafkaFiles(ctx.paths);
+      const files = filesOf(ctx.paths);
       try {
         const build = await ensureKafkaBuild(ctx, version);
         const state = await readKafkaState(files.stateFile);
         if (state?.info.version === version && (await healthyWith(build, files))) return state.info;
-        if ((await runningPid(files.pidFile)) !== undefined) ctx.progress('the running broker does not answer: replacing it');
+        if ((await runningPid(files.nodes[0].pidFile)) !== undefined) ctx.progress('the running cluster does not answer: replacing it');
         await stopAndWipe(files);
         return await start(ctx, build, files);
       } catch (err) {
@@ -179,12 +223,12 @@ export function createKafkaComponent(options: KafkaComponentOptions = {}): Compo
     },
 
     async down(ctx) {
-      await stopAndWipe(kafkaFiles(ctx.paths));
+      await stopAndWipe(filesOf(ctx.paths));
     },
 
     async healthy(ctx) {
-      const files = kafkaFiles(ctx.paths);
-      if ((await runningPid(files.pidFile)) === undefined) return false;
+      const files = filesOf(ctx.paths);
+      if ((await runningPid(files.nodes[0].pidFile)) === undefined) return false;
       return healthyWith(await ensureKafkaBuild(ctx, version), files);
     },
   };
@@ -192,3 +236,15 @@ export function createKafkaComponent(options: KafkaComponentOptions = {}): Compo
 
 /** The Kafka component with default version, ports (19092–19094) and heap. */
 export const kafkaComponent: Component<KafkaInfo> = createKafkaComponent();
+
+/**
+ * A second Kafka cluster of two nodes (node 1 on 19192–19194, broker 2 on 19195–19196), for the few tests that need
+ * more than one broker (a replication-factor change). Not started by `testenv up`: a test starts it with
+ * {@link upKafkaPair} and stops it with {@link downKafkaPair}; `testenv down` stops it too.
+ */
+export const kafkaPairComponent: Component<KafkaInfo> = createKafkaComponent({
+  instance: 'kafka-pair',
+  ports: { client: 19192, internal: 19193, controller: 19194 },
+  brokers: 2,
+  maxHeap: '384m',
+});

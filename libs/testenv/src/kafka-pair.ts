@@ -1,0 +1,31 @@
+import type { ComponentContext } from './component.ts';
+import type { KafkaInfo } from './env-file.ts';
+import { kafkaPairComponent } from './kafka/kafka.ts';
+import type { TestenvPaths } from './paths.ts';
+import { resolvePaths } from './paths.ts';
+
+/** Options of {@link upKafkaPair} and {@link downKafkaPair}. */
+export interface KafkaPairOptions {
+  readonly paths?: TestenvPaths;
+  /** Receives one progress line at a time; default: standard error. */
+  readonly log?: (line: string) => void;
+}
+
+function contextOf(options: KafkaPairOptions): ComponentContext {
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  return { paths: options.paths ?? resolvePaths(), progress: (message) => { log(`kafka-pair: ${message}`); } };
+}
+
+/**
+ * Starts the two-node Kafka cluster beside testenv's own (node 1 broker and controller on 19192, broker 2 on 19195),
+ * or returns its info when it already runs and both nodes answer. For tests that need more than one broker; it is
+ * not part of `testenv up`. Its info is not written to `env.json`. Rejects with the failing node's log tail.
+ */
+export async function upKafkaPair(options: KafkaPairOptions = {}): Promise<KafkaInfo> {
+  return kafkaPairComponent.up(contextOf(options));
+}
+
+/** Stops both nodes of the two-node cluster and deletes their data. Never throws when nothing runs. */
+export async function downKafkaPair(options: KafkaPairOptions = {}): Promise<void> {
+  await kafkaPairComponent.down(contextOf(options));
+}

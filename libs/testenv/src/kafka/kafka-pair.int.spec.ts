@@ -1,0 +1,63 @@
+import { Admin } from '@platformatic/kafka';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { KafkaInfo } from '../env-file.ts';
+import { downKafkaPair, upKafkaPair } from '../kafka-pair.ts';
+
+function adminOn(kafka: KafkaInfo, bootstrap: string, password = kafka.superUser.password): Admin {
+  return new Admin({
+    clientId: 'testenv-pair-int',
+    bootstrapBrokers: [bootstrap],
+    sasl: { mechanism: kafka.superUser.mechanism, username: kafka.superUser.username, password },
+    retries: 0,
+  });
+}
+
+describe('testenv two-node Kafka cluster (real brokers)', () => {
+  let kafka: KafkaInfo;
+
+  beforeAll(async () => {
+    kafka = await upKafkaPair({ log: () => undefined });
+  }, 180_000);
+
+  afterAll(async () => {
+    await downKafkaPair({ log: () => undefined });
+  });
+
+  it('lists both brokers, each reached on its own listener with the super user', async () => {
+    expect(kafka.bootstrapServers).toEqual(['127.0.0.1:19192', '127.0.0.1:19195']);
+    for (const bootstrap of kafka.bootstrapServers) {
+      const admin = adminOn(kafka, bootstrap);
+      try {
+        const metadata = await admin.metadata({ topics: [], forceUpdate: true });
+        expect([...metadata.brokers.keys()].sort()).toEqual([1, 2]);
+      } finally {
+        await admin.close();
+      }
+    }
+  });
+
+  it('refuses a wrong password on the broker-only node too', async () => {
+    const admin = adminOn(kafka, kafka.bootstrapServers[1] ?? '', 'not-the-password');
+    try {
+      await expect(admin.listTopics()).rejects.toThrow();
+    } finally {
+      await admin.close().catch(() => undefined);
+    }
+  });
+
+  it('places a topic of replication factor 2 on both brokers', async () => {
+    const admin = adminOn(kafka, kafka.bootstrapServers[0] ?? '');
+    const name = `pair-${Date.now()}`;
+    try {
+      await admin.createTopics({ topics: [name], partitions: 2, replicas: 2 });
+      const topic = (await admin.metadata({ topics: [name], forceUpdate: true })).topics.get(name);
+      expect(topic?.partitions.map((partition) => [...partition.replicas].sort())).toEqual([
+        [1, 2],
+        [1, 2],
+      ]);
+      await admin.deleteTopics({ topics: [name] });
+    } finally {
+      await admin.close();
+    }
+  });
+});
