@@ -1,7 +1,7 @@
 import { isTerminalError, TerminalError } from '@domain-operators/reconcile';
 import type { DeleteTarget, ExternalAdapter, ExternalContext, ExternalObservation, Recorder } from '@domain-operators/reconcile';
 import type { KafkaTopic } from '../api/v1alpha1/index.ts';
-import { planTopic } from '../kafka/topic-plan.ts';
+import { currentReplicationFactor, planTopic } from '../kafka/topic-plan.ts';
 import type { TopicPlan } from '../kafka/topic-plan.ts';
 import type { ConnectionResolver } from './connection-resolver.ts';
 
@@ -86,9 +86,10 @@ export class KafkaTopicAdapter implements ExternalAdapter<KafkaTopic, DesiredKaf
     const info = await clients.clusterInfo();
     // Only a topic whose replica counts differ can be in a reassignment; ask Kafka only then.
     const counts = topic.partitions.map((p) => p.replicas.length);
-    const reassigning = counts.some((n) => n !== desired.replicationFactor) && (await clients.admin.listReassignments([name])).length > 0;
+    const reassignments = counts.some((n) => n !== desired.replicationFactor) ? await clients.admin.listReassignments([name]) : [];
+    const reassigning = reassignments.length > 0;
     const plan = planTopic(desired, { topic, configs, brokers: info.brokers.map((b) => b.id), reassignmentInProgress: reassigning });
-    const current = counts.length === 0 ? 0 : Math.min(...counts);
+    const current = currentReplicationFactor(topic.partitions, reassignments);
     this.#record(context, {
       topicName: name,
       topicId: topic.topicId,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ConfigSourceName, ObservedConfigEntry, ObservedTopic } from './admin.ts';
-import { planConfig, planReplicas, planTopic, type DesiredTopic, type ObservedTopicState, type TopicChangePlan, type TopicPlan } from './topic-plan.ts';
+import { currentReplicationFactor, planConfig, planReplicas, planTopic, type DesiredTopic, type ObservedTopicState, type TopicChangePlan, type TopicPlan } from './topic-plan.ts';
 
 function entry(name: string, value: string | null, source: ConfigSourceName = 'DYNAMIC_TOPIC_CONFIG', sensitive = false): ObservedConfigEntry {
   return { name, value, source, sensitive, readOnly: false };
@@ -129,5 +129,32 @@ describe('planReplicas', () => {
       [3, 4],
       [4, 1],
     ]);
+  });
+});
+
+describe('currentReplicationFactor', () => {
+  const partition = (index: number, replicas: number[]) => ({ partition: index, replicas, leader: replicas[0] ?? -1 });
+  const moving = (index: number, replicas: number[], addingReplicas: number[], removingReplicas: number[] = []) => ({
+    topic: 't',
+    partition: index,
+    replicas,
+    addingReplicas,
+    removingReplicas,
+  });
+
+  it('is the smallest replica count when nothing moves', () => {
+    expect(currentReplicationFactor([partition(0, [1, 2]), partition(1, [2])], [])).toBe(1);
+    expect(currentReplicationFactor([], [])).toBe(0);
+  });
+
+  it('does not count replicas still being added, which Metadata already lists', () => {
+    const partitions = [partition(0, [1, 2]), partition(1, [2, 1])];
+    expect(currentReplicationFactor(partitions, [moving(0, [1, 2], [2]), moving(1, [2, 1], [1])])).toBe(1);
+    // One partition done, one still catching up: the topic has one replica where it counts.
+    expect(currentReplicationFactor(partitions, [moving(1, [2, 1], [1])])).toBe(1);
+  });
+
+  it('still counts replicas being removed: they serve until the reassignment ends', () => {
+    expect(currentReplicationFactor([partition(0, [1, 2])], [moving(0, [1, 2], [], [2])])).toBe(2);
   });
 });

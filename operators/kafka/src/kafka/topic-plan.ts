@@ -1,4 +1,4 @@
-import type { ConfigOp, ObservedConfigEntry, ObservedTopic, PartitionReassignment } from './admin.ts';
+import type { ConfigOp, ObservedConfigEntry, ObservedPartition, ObservedTopic, PartitionReassignment, ReassignmentInProgress } from './admin.ts';
 
 /**
  * Pure planning of a topic update: what to send to Kafka to bring an existing topic to its spec. The reconciler
@@ -154,4 +154,15 @@ function describeConfigOp(op: ConfigOp, observed: readonly ObservedConfigEntry[]
   const shown = (value: string | null | undefined): string => (sensitive ? '(redacted)' : (value ?? '(none)'));
   const before = entry === undefined ? '(none)' : entry.source === 'DYNAMIC_TOPIC_CONFIG' ? shown(entry.value) : `${shown(entry.value)} (default)`;
   return op.op === 'set' ? `config ${op.name}: ${before} → ${shown(op.value)}` : `config ${op.name}: ${before} → (broker default)`;
+}
+
+/**
+ * The replication factor a topic has now: the smallest replica count of its partitions, not counting replicas still
+ * being added by a reassignment (Metadata lists them among the replicas before they have caught up). 0 for no
+ * partitions. Pure.
+ */
+export function currentReplicationFactor(partitions: readonly ObservedPartition[], reassignments: readonly ReassignmentInProgress[]): number {
+  if (partitions.length === 0) return 0;
+  const adding = new Map(reassignments.map((r) => [r.partition, r.addingReplicas.length]));
+  return Math.min(...partitions.map((p) => p.replicas.length - (adding.get(p.partition) ?? 0)));
 }
