@@ -11,6 +11,7 @@ import {
   ConfigResourceTypes,
   ConfigSources,
   Consumer,
+  ProduceAcks,
   Producer,
   ResourcePatternTypes,
   ResourceTypes,
@@ -104,6 +105,17 @@ export class KafkaChecker {
       }
     }
     return out;
+  }
+
+  /**
+   * Each partition's replicas and in-sync replicas (both sorted), by partition order, or `undefined` when the topic
+   * does not exist. Read live from Metadata.
+   */
+  async replicaSets(name: string): Promise<{ readonly replicas: number[]; readonly isr: number[] }[] | undefined> {
+    if (!(await this.topicNames()).has(name)) return undefined;
+    const topic = (await this.#admin.metadata({ topics: [name], forceUpdate: true })).topics.get(name);
+    const sorted = (ids: readonly number[]): number[] => [...ids].sort((a, b) => a - b);
+    return topic?.partitions.map((p) => ({ replicas: sorted(p.replicas), isr: sorted(p.isr) }));
   }
 
   /** The topic-level config overrides (dynamic topic configs) of each of `names`. */
@@ -220,6 +232,58 @@ export class KafkaChecker {
       return outcome;
     } catch (err) {
       return accessOutcomeOf(err);
+    } finally {
+      clearTimeout(timer);
+      await consumer.close(true).catch(() => undefined);
+    }
+  }
+
+  /**
+   * Produces `values` to `topic` as the super user, acknowledged by every in-sync replica (`acks=all`), spread over
+   * the partitions by key. Rejects when any record is not acknowledged.
+   */
+  async produceRecords(topic: string, values: readonly string[]): Promise<void> {
+    const producer = new Producer({
+      clientId: 'e2e-kafka-checker',
+      bootstrapBrokers: [...this.#kafka.bootstrapServers],
+      sasl: { ...this.#kafka.superUser },
+      serializers: stringSerializers,
+      acks: ProduceAcks.ALL,
+    });
+    try {
+      await producer.send({ messages: values.map((value) => ({ topic, key: value, value })) });
+    } finally {
+      await producer.close().catch(() => undefined);
+    }
+  }
+
+  /**
+   * Reads `topic` from the earliest offset as the super user (a fresh consumer group) until `count` records arrived
+   * or `timeoutMs` passed, and returns the values read.
+   */
+  async readRecords(topic: string, count: number, timeoutMs = 30_000): Promise<string[]> {
+    const consumer = new Consumer({
+      clientId: 'e2e-kafka-checker',
+      groupId: `e2e-checker-${topic}-${Date.now()}`,
+      bootstrapBrokers: [...this.#kafka.bootstrapServers],
+      sasl: { ...this.#kafka.superUser },
+      deserializers: stringDeserializers,
+      autocommit: false,
+    });
+    const values: string[] = [];
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const stream = await consumer.consume({ topics: [topic], mode: 'earliest', fallbackMode: 'earliest' });
+      await new Promise<void>((resolve) => {
+        stream.on('data', (message: { value: string }) => {
+          values.push(message.value);
+          if (values.length >= count) resolve();
+        });
+        stream.once('error', () => { resolve(); });
+        timer = setTimeout(resolve, timeoutMs);
+      });
+      await stream.close().catch(() => undefined);
+      return values;
     } finally {
       clearTimeout(timer);
       await consumer.close(true).catch(() => undefined);
