@@ -37,4 +37,4 @@ export { operatorSmokeSuite } from './smoke-suite.ts';
 export type { AccessCheck, SmokeSuiteOptions } from './smoke-suite.ts';
 export { auditOffset, countWrites, countWritesByObject, parseWrites, writesSince } from './audit.ts';
 export type { AuditWrite } from './audit.ts';
-export { median, metricSum } from './measure.ts';
+export { cpuSecondsFromStat, cpuSecondsOf, median, metricSum } from './measure.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { median, metricSum } from './measure.ts';
+import { cpuSecondsFromStat, cpuSecondsOf, median, metricSum } from './measure.ts';
 
 describe('metricSum', () => {
   const text = [
@@ -24,5 +24,21 @@ describe('median', () => {
     expect(median([3, 1, 2])).toBe(2);
     expect(median([4, 1, 3, 2])).toBe(2.5);
     expect(() => median([])).toThrow(/median of nothing/);
+  });
+});
+
+describe('cpuSecondsFromStat', () => {
+  it('adds utime and stime, counting fields after the command name even when it holds spaces and parentheses', () => {
+    const line = '4242 (node (main) x) S 1 4242 4242 0 -1 4194304 100 0 0 0 250 75 0 0 20 0 11 0 500 1000 200 18446744073709551615\n';
+    expect(cpuSecondsFromStat(line)).toBe(3.25);
+  });
+
+  it('refuses text that is not a stat line', () => {
+    expect(() => cpuSecondsFromStat('nonsense')).toThrow(/not a/);
+  });
+
+  it('reads this very process, and nothing for a pid that does not run', async () => {
+    expect(await cpuSecondsOf(process.pid)).toBeGreaterThan(0);
+    expect(await cpuSecondsOf(2 ** 22 + 7)).toBeUndefined();
   });
 });

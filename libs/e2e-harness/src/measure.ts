@@ -1,4 +1,6 @@
 // Small measuring helpers shared by the operators' benchmarks and e2e suites.
+import { readFile } from 'node:fs/promises';
+
 
 /**
  * The sum of every sample of metric `name` in Prometheus exposition text whose labels include all of `labels`
@@ -29,4 +31,29 @@ export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+}
+
+/** Clock ticks per second of `/proc/<pid>/stat` times (USER_HZ, 100 on every Linux architecture we run on). */
+const USER_HZ = 100;
+
+/**
+ * CPU seconds (user + system) a process has used, from the text of its `/proc/<pid>/stat`. The command name may hold
+ * spaces and parentheses, so fields are counted from the last `)`. Pure. Throws on text that is not such a line.
+ */
+export function cpuSecondsFromStat(stat: string): number {
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // After the name: state is field 3 of the line, utime field 14 and stime field 15.
+  const utime = Number(fields[11]);
+  const stime = Number(fields[12]);
+  if (!Number.isFinite(utime) || !Number.isFinite(stime) || fields.length < 13) throw new Error('not a /proc/<pid>/stat line');
+  return (utime + stime) / USER_HZ;
+}
+
+/** CPU seconds used so far by process `pid` (Linux), or `undefined` when it does not run. */
+export async function cpuSecondsOf(pid: number): Promise<number | undefined> {
+  try {
+    return cpuSecondsFromStat(await readFile(`/proc/${String(pid)}/stat`, 'utf8'));
+  } catch {
+    return undefined;
+  }
 }
