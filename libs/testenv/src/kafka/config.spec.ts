@@ -24,6 +24,10 @@ describe('renderServerProperties', () => {
     expect(props.get('listener.security.protocol.map')).toBe('CLIENT:SASL_PLAINTEXT,INTERNAL:PLAINTEXT,CONTROLLER:PLAINTEXT');
   });
 
+  it('deletes a deleted topic\u2019s files at once, not a minute later in the middle of the next test', () => {
+    expect(props.get('log.segment.delete.delay.ms')).toBe('0');
+  });
+
   it('denies by default and names the super users', () => {
     expect(props.get('authorizer.class.name')).toBe('org.apache.kafka.metadata.authorizer.StandardAuthorizer');
     expect(props.get('allow.everyone.if.no.acl.found')).toBe('false');
