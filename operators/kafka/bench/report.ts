@@ -1,5 +1,5 @@
 // The kafka operator benchmark's report: its JSON shape, the pure helpers that compute it, and its printed form.
-import { metricSum } from '@domain-operators/e2e-harness';
+import { median, metricSum } from '@domain-operators/e2e-harness';
 export { median, metricSum } from '@domain-operators/e2e-harness';
 
 /** Prometheus-text figures of the operator between two scrapes. */
@@ -9,6 +9,15 @@ export interface AdminRequests {
   readonly byApi: Readonly<Record<string, number>>;
 }
 
+/** Rounds of one apiserver floor, in seconds, and the operator's time over their median. */
+export interface ApiserverFloor {
+  readonly rounds: readonly number[];
+  readonly medianSeconds: number;
+  readonly ratio: number;
+  /** CPU seconds per process in a round (median of each). */
+  readonly cpuSeconds: Readonly<Record<string, number>>;
+}
+
 /** The whole benchmark result, written to `.reports/bench/kafka-operator.json`. */
 export interface KafkaBenchReport {
   readonly startedAt: string;
@@ -16,7 +25,28 @@ export interface KafkaBenchReport {
   readonly versions: { readonly node: string; readonly kafka: string; readonly kubernetes: string };
   readonly topics: number;
   readonly partitionsPerTopic: number;
-  readonly floor: { readonly batchSize: number; readonly rounds: readonly number[]; readonly medianSeconds: number };
+  /**
+   * `rounds`: seconds until every CreateTopics answer is back. The broker then goes on creating the partitions' logs:
+   * `kafkaBusySeconds` is the time from the first request until it is idle again and `kafkaCpuSeconds` its CPU in that
+   * time (medians).
+   */
+  readonly floor: {
+    readonly batchSize: number;
+    readonly rounds: readonly number[];
+    readonly medianSeconds: number;
+    readonly kafkaCpuSeconds: number;
+    readonly kafkaBusySeconds: number;
+  };
+  /**
+   * The Kubernetes work alone: the same KafkaTopics created and given their Ready status by a bare client, `inFlight`
+   * at a time, with one status write per topic or two (the operator's claim, then Ready); `ratio` is the operator's
+   * all-Ready time over the round's median.
+   */
+  readonly apiserverFloor: {
+    readonly inFlight: number;
+    readonly oneStatusWrite: ApiserverFloor;
+    readonly twoStatusWrites: ApiserverFloor;
+  };
   readonly operator: {
     readonly applySeconds: number;
     readonly allReadySeconds: number;
@@ -29,6 +59,12 @@ export interface KafkaBenchReport {
     readonly apiserverWrites: Readonly<Record<string, number>>;
     /** (KafkaTopic creates + the operator's writes) / allReadySeconds: the write rate the apiserver sustained. */
     readonly apiserverWritesPerSecond: number;
+    /** CPU seconds each process used from the first create until all Ready (`/proc/<pid>/stat`). */
+    readonly cpuSeconds: Readonly<Record<string, number>>;
+    /** The broker's CPU seconds from the first create until it was idle again (it finishes partitions after Ready). */
+    readonly kafkaCpuSecondsUntilIdle: number;
+    /** Seconds from the first create until the broker was idle again. */
+    readonly kafkaBusySeconds: number;
   };
   readonly steadyState: {
     readonly windowSeconds: number;
@@ -44,6 +80,13 @@ export interface KafkaBenchReport {
   readonly verdicts: { readonly ratio: 'met' | 'missed'; readonly steadyStateWrites: 'met' | 'missed' };
 }
 
+
+/** The median of each key over `samples` (keys of the first sample). Pure. Throws on an empty list. */
+export function medianEach(samples: readonly Readonly<Record<string, number>>[]): Record<string, number> {
+  const first = samples[0];
+  if (first === undefined) throw new Error('median of nothing');
+  return Object.fromEntries(Object.keys(first).map((key) => [key, median(samples.map((sample) => sample[key] ?? Number.NaN))]));
+}
 
 /** Admin requests per API between two `/metrics` scrapes, and per topic. Pure. */
 export function adminRequestsBetween(before: string, after: string, topics: number): AdminRequests {
@@ -62,6 +105,10 @@ export function adminRequestsBetween(before: string, after: string, topics: numb
 
 
 const fixed = (n: number, digits = 2): string => n.toFixed(digits);
+const cpuList = (cpu: Readonly<Record<string, number>>): string =>
+  Object.entries(cpu)
+    .map(([what, n]) => `${what} ${fixed(n)}`)
+    .join(', ');
 
 /** The printed report (what the README shows). Pure. */
 export function formatReport(r: KafkaBenchReport): string {
@@ -73,12 +120,18 @@ export function formatReport(r: KafkaBenchReport): string {
     `node ${r.versions.node}, Kafka ${r.versions.kafka} (one KRaft node), kube-apiserver ${r.versions.kubernetes}`,
     '',
     `${r.topics} topics, ${r.partitionsPerTopic} partitions each, RF 1, one config override`,
-    `floor: CreateTopics in batches of ${r.floor.batchSize}, all batches in flight: ${r.floor.rounds.map((x) => fixed(x)).join(' / ')} s, median ${fixed(r.floor.medianSeconds)} s`,
+    `floor: CreateTopics in batches of ${r.floor.batchSize}, all batches in flight: ${r.floor.rounds.map((x) => fixed(x)).join(' / ')} s, median ${fixed(r.floor.medianSeconds)} s; the broker then stays busy creating partitions until ${fixed(r.floor.kafkaBusySeconds)} s (${fixed(r.floor.kafkaCpuSeconds)} CPU s)`,
     `operator: ${r.topics} KafkaTopics applied at once (creates done after ${fixed(o.applySeconds)} s), all Ready after ${fixed(o.allReadySeconds)} s`,
     `ratio operator / floor: ${fixed(o.ratioToFloor)} (target ≤ ${o.ratioTarget}) ${r.verdicts.ratio}`,
+    `apiserver floor (${r.topics} KafkaTopic creates + status writes by a bare client, ${r.apiserverFloor.inFlight} topics in flight, no operator, no Kafka):`,
+    ...([['1 status write per topic', r.apiserverFloor.oneStatusWrite], ['2 status writes per topic (claim, Ready)', r.apiserverFloor.twoStatusWrites]] as const).map(
+      ([what, floor]) =>
+        `  ${what}: ${floor.rounds.map((x) => fixed(x)).join(' / ')} s, median ${fixed(floor.medianSeconds)} s; operator / this floor: ${fixed(floor.ratio)}; CPU s ${cpuList(floor.cpuSeconds)}`,
+    ),
     `admin requests: ${o.adminRequests.total} (${fixed(o.adminRequests.perTopic, 3)} per topic): ${Object.entries(o.adminRequests.byApi).map(([api, n]) => `${api} ${n}`).join(', ')}`,
     `reconciles: ${o.reconciles}; apiserver writes by the operator until all Ready: ${Object.entries(o.apiserverWrites).map(([what, n]) => `${what} ${n}`).join(', ')}`,
     `apiserver write rate sustained (${r.topics} creates + the operator's writes) / ${fixed(o.allReadySeconds)} s: ${fixed(o.apiserverWritesPerSecond, 0)} writes/s`,
+    `CPU seconds from the first create until all Ready (${fixed(r.machine.cpus * o.allReadySeconds)} available on ${r.machine.cpus} CPUs): ${cpuList(o.cpuSeconds)}; the broker was idle again after ${fixed(o.kafkaBusySeconds)} s (${fixed(o.kafkaCpuSecondsUntilIdle)} CPU s)`,
     `peak operator RSS (VmHWM): ${fixed(o.peakRssMiB, 1)} MiB`,
     '',
     `steady state: ${s.windowSeconds} s window starting ${s.startedSecondsAfterReady} s after all Ready (it spans the 120 s ± 10 % drift check of every topic)`,

@@ -2,11 +2,13 @@
 // repository root). A report, never a timed test: it fails only when something cannot run.
 //   1. floor: the same 1,000 topics created directly with batched CreateTopics calls (100 per request, all in
 //      flight), three rounds, deleted after each;
-//   2. the operator, built and run as the e2e suites run it (its chart's ServiceAccount and flags): 1,000
+//   2. apiserver floor: the same 1,000 KafkaTopics created and given their Ready status by a bare client (no operator,
+//      no Kafka), with one status write per topic and with two (the operator's claim and Ready), three rounds each;
+//   3. the operator, built and run as the e2e suites run it (its chart's ServiceAccount and flags): 1,000
 //      KafkaTopics applied at once → seconds until all are Ready, admin requests per topic, peak RSS;
-//   3. steady state: apiserver writes by the operator's ServiceAccount during 60 s (audit log), in a window that
+//   4. steady state: apiserver writes by the operator's ServiceAccount during 60 s (audit log), in a window that
 //      spans every topic's periodic drift check;
-//   4. writes the JSON to .reports/bench/kafka-operator.json and prints the report.
+//   5. writes the JSON to .reports/bench/kafka-operator.json and prints the report.
 import { readFile, mkdir, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -20,7 +22,9 @@ import { Admin } from '@platformatic/kafka';
 import { kafkaConnections, kafkaTopics } from '../src/index.ts';
 import type { KafkaTopic } from '../src/index.ts';
 import { auditOffset, countWrites, writesSince } from '@domain-operators/e2e-harness';
-import { adminRequestsBetween, formatReport, median, metricSum } from './report.ts';
+import { apiserverFloorRound, deleteFloorObjects } from './apiserver-floor.ts';
+import { cpuSnapshot, cpuSpent, measuredPids, waitUntilIdle } from './cpu.ts';
+import { adminRequestsBetween, formatReport, median, medianEach, metricSum } from './report.ts';
 import type { KafkaBenchReport } from './report.ts';
 
 const TOPICS = 1_000;
@@ -131,24 +135,51 @@ async function main(): Promise<void> {
   const { client, kubeConfig } = await adminConnection();
   let operator: OperatorProcess | undefined;
   let namespace: string | undefined;
+  let floorNamespace: string | undefined;
   const connection = `bench-${id}`;
   const informersStop = new AbortController();
   try {
     // 1. The floor.
     await admin.listTopics(); // connect and authenticate outside the measurement
+    const backendPids = await measuredPids();
     const rounds: number[] = [];
+    const kafkaFloorCpu: number[] = [];
+    const kafkaBusy: number[] = [];
+    await waitUntilIdle(backendPids['kafka']);
     for (let round = 1; round <= FLOOR_ROUNDS; round++) {
+      const before = await cpuSnapshot(backendPids);
+      const roundStart = performance.now();
       rounds.push(await floorRound(admin, names));
-      log(`floor round ${round}: ${rounds.at(-1)} s`);
+      // The broker creates the partitions' logs after answering: its CPU is counted until it is idle again.
+      const idleAt = await waitUntilIdle(backendPids['kafka']);
+      kafkaBusy.push(idleAt === undefined ? Number.NaN : Math.round((idleAt - roundStart) / 10) / 100);
+      kafkaFloorCpu.push(cpuSpent(before, await cpuSnapshot(backendPids))['kafka'] ?? Number.NaN);
+      log(`floor round ${round}: ${rounds.at(-1)} s; Kafka busy for ${kafkaBusy.at(-1)} s, ${kafkaFloorCpu.at(-1)} CPU s`);
       await deleteTopics(admin, names);
+      await waitUntilIdle(backendPids['kafka']);
     }
     const floorSeconds = median(rounds);
 
-    // 2. The operator, watching only the benchmark's namespace (the shared test environment may hold other
+    // 2. The apiserver floor, in a namespace of its own that the operator never watches.
+    await installCrds(client, 'kafka'); // on a fresh cluster the connection comes before the operator's own install
+    floorNamespace = await freshNamespace({}, 'bench-kafka-floor');
+    const apiRounds: Record<1 | 2, number[]> = { 1: [], 2: [] };
+    const apiCpu: Record<1 | 2, Record<string, number>[]> = { 1: [], 2: [] };
+    for (let round = 1; round <= FLOOR_ROUNDS; round++) {
+      for (const statusWrites of [1, 2] as const) {
+        const floorRoundArgs = { client, namespace: floorNamespace, connection, names, partitions: PARTITIONS, config: CONFIG, inFlight: CREATES_IN_FLIGHT };
+        const before = await cpuSnapshot(backendPids);
+        apiRounds[statusWrites].push(await apiserverFloorRound({ ...floorRoundArgs, statusWrites }));
+        apiCpu[statusWrites].push(cpuSpent(before, await cpuSnapshot(backendPids)));
+        log(`apiserver floor round ${round}, ${statusWrites} status write(s) per topic: ${apiRounds[statusWrites].at(-1)} s; CPU ${JSON.stringify(apiCpu[statusWrites].at(-1))}`);
+        await deleteFloorObjects(client, floorNamespace, names, CREATES_IN_FLIGHT);
+      }
+    }
+
+    // 3. The operator, watching only the benchmark's namespace (the shared test environment may hold other
     // sessions' KafkaTopics and KafkaUsers; KafkaConnections are cluster-scoped and always watched).
     const ns = await freshNamespace({}, 'bench-kafka');
     namespace = ns;
-    await installCrds(client, 'kafka'); // on a fresh cluster the connection comes before the operator's own install
     await createConnection(client, env.kafka, ns, connection);
     operator = await startOperator({ system: 'kafka', values: { watchNamespaces: [ns] } });
     const username = `system:serviceaccount:${operator.namespace}:${operator.serviceAccount}`;
@@ -160,7 +191,10 @@ async function main(): Promise<void> {
     const metricsBefore = await operator.metricsText();
     const auditStart = await auditOffset(env.apiserver.auditLog);
 
+    const pids = await measuredPids(operator);
+    await waitUntilIdle(pids['kafka']);
     log(`applying ${TOPICS} KafkaTopics`);
+    const cpuBefore = await cpuSnapshot(pids);
     const started = performance.now();
     let next = 0;
     const applyWorker = async (): Promise<void> => {
@@ -186,13 +220,17 @@ async function main(): Promise<void> {
     }
     const allReadySeconds = seconds(started);
     const readyAt = performance.now();
+    const cpuSeconds = cpuSpent(cpuBefore, await cpuSnapshot(pids));
+    const kafkaIdleAt = await waitUntilIdle(pids['kafka']);
+    const kafkaBusySeconds = kafkaIdleAt === undefined ? Number.NaN : Math.round((kafkaIdleAt - started) / 10) / 100;
+    const kafkaCpuUntilIdle = cpuSpent(cpuBefore, await cpuSnapshot(pids))['kafka'] ?? Number.NaN;
     await applying;
     const metricsAfter = await operator.metricsText();
     const phaseWrites = await writesSince(env.apiserver.auditLog, auditStart, username);
     const operatorWrites = phaseWrites.length;
     log(`all Ready after ${allReadySeconds} s (creates done after ${applySeconds} s); writes ${JSON.stringify(countWrites(phaseWrites))}`);
 
-    // 3. Steady state.
+    // 4. Steady state.
     await sleep(Math.max(0, STEADY_START_AFTER_READY_S * 1000 - (performance.now() - readyAt)));
     const steadyMetricsBefore = await operator.metricsText();
     const steadyOffset = await auditOffset(env.apiserver.auditLog);
@@ -204,6 +242,12 @@ async function main(): Promise<void> {
     const steadyTotal = steadyWrites.length;
     const ofBench = steadyWrites.filter((w) => w.namespace === ns || (w.resource === 'kafkaconnections' && w.name === connection));
     const ratio = Math.round((allReadySeconds / floorSeconds) * 100) / 100;
+    const apiFloor = (writes: 1 | 2) => ({
+      rounds: apiRounds[writes],
+      medianSeconds: median(apiRounds[writes]),
+      ratio: Math.round((allReadySeconds / median(apiRounds[writes])) * 100) / 100,
+      cpuSeconds: medianEach(apiCpu[writes]),
+    });
 
     const cpu = cpus();
     const report: KafkaBenchReport = {
@@ -212,7 +256,8 @@ async function main(): Promise<void> {
       versions: { node: process.version, kafka: env.kafka.version, kubernetes: env.apiserver.kubernetesVersion },
       topics: TOPICS,
       partitionsPerTopic: PARTITIONS,
-      floor: { batchSize: BATCH, rounds, medianSeconds: floorSeconds },
+      floor: { batchSize: BATCH, rounds, medianSeconds: floorSeconds, kafkaCpuSeconds: median(kafkaFloorCpu), kafkaBusySeconds: median(kafkaBusy) },
+      apiserverFloor: { inFlight: CREATES_IN_FLIGHT, oneStatusWrite: apiFloor(1), twoStatusWrites: apiFloor(2) },
       operator: {
         applySeconds,
         allReadySeconds,
@@ -225,6 +270,9 @@ async function main(): Promise<void> {
           metricSum(metricsBefore, 'controller_runtime_reconcile_total', { controller: 'kafkatopic' }),
         apiserverWrites: countWrites(phaseWrites),
         apiserverWritesPerSecond: Math.round((TOPICS + operatorWrites) / allReadySeconds),
+        cpuSeconds,
+        kafkaCpuSecondsUntilIdle: kafkaCpuUntilIdle,
+        kafkaBusySeconds,
       },
       steadyState: {
         windowSeconds: STEADY_WINDOW_S,
@@ -261,6 +309,7 @@ async function main(): Promise<void> {
         await sleep(500);
       }
     }
+    if (floorNamespace !== undefined) await client.delete(coreTypes.namespace, { namespace: undefined, name: floorNamespace }).catch(() => undefined);
     await operator?.stop();
     if (namespace !== undefined) {
       for (const t of await client.listAll(kafkaTopics.type, { namespace }).catch(() => [])) {
