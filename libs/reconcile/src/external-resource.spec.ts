@@ -604,6 +604,24 @@ describe('ExternalResourceReconciler: errors', () => {
     expect(t.status(uid).observedGeneration).toBe(1);
   });
 
+  it('looks again after the drift interval at a refusal whose reason is listed as rechecked, instead of waiting for a change', async () => {
+    const t = setup({ recheckedReasons: ['TenancyViolation'] });
+    const refused = t.add(widget('orders', { tenant: 'team-b' }));
+    const invalid = t.add(widget('bad', { topic: 'a/b' }));
+
+    await expect(t.reconcile(refused)).resolves.toEqual(Result.requeueAfter(TEN_MINUTES));
+    expect(t.condition(refused, 'Synced')).toMatchObject({ status: 'False', reason: 'TenancyViolation' });
+    expect(t.condition(refused, 'Ready')).toMatchObject({ status: 'False', reason: 'TenancyViolation' });
+    // A reason not listed still waits for a change.
+    await expect(t.reconcile(invalid)).rejects.toMatchObject({ name: 'TerminalError', reason: 'InvalidSpec' });
+    expect(t.system.calls).toEqual([]);
+
+    // Once the world (here: the spec) allows it, the next look creates the object.
+    t.objects.edit(refused, (w) => ({ ...w, spec: { ...w.spec, tenant: 'team-a' } }));
+    await expect(t.reconcile(refused)).resolves.toEqual(Result.requeueAfter(TEN_MINUTES));
+    expect(t.condition(refused, 'Ready')).toMatchObject({ status: 'True' });
+  });
+
   it('surfaces a retryable error with its own reason, writes status first, then rethrows', async () => {
     const t = setup();
     const uid = t.add(widget('orders'));

@@ -142,6 +142,13 @@ export interface ExternalResourceOptions<T extends KubernetesObject, D> {
   readonly minDriftCheckIntervalMs?: number;
   /** Relative jitter of drift checks (default 0.1, i.e. ±10 %). */
   readonly driftJitter?: number;
+  /**
+   * Reasons of `TerminalError`s that depend on the external system as well as on the spec (a replication factor above
+   * the broker count, say: brokers may join). Such a refusal is written as any other, but the reconcile then resolves
+   * with a requeue after the drift-check interval instead of rethrowing, so it is looked at again without waiting for
+   * a change of the resource. Default: none.
+   */
+  readonly recheckedReasons?: readonly string[];
 }
 
 interface Claim {
@@ -195,7 +202,8 @@ const CLAIM_MEMORY_MS = 10 * 60_000;
  * Status: each write carries the adapter's {@link ExternalAdapter.takeStatusFields} when it has any, so a kind's own
  * facts reach the apiserver in the same patch as the conditions. Errors: status is written first (`Synced=False`
  * with the error's reason or `ReconcileError`), then the error is rethrown so the loop backs off (or, for a
- * `TerminalError`, waits for a change). Ownership is also remembered in memory by UID until the cache shows it (at
+ * `TerminalError`, waits for a change, or, for a reason in `recheckedReasons`, looks again after the drift-check
+ * interval). Ownership is also remembered in memory by UID until the cache shows it (at
  * most 10 minutes), so a stale cache read right after our own create or adoption never mistakes our object for a
  * foreign one. Construction does no work.
  */
@@ -249,6 +257,10 @@ export class ExternalResourceReconciler<T extends KubernetesObject, D, O> implem
       return await this.#sync(attempt);
     } catch (err) {
       await this.#recordFailure(attempt, err);
+      if (isTerminalError(err) && this.#options.recheckedReasons?.includes(err.reason) === true) {
+        attempt.context.log.info(errorFields(err), 'refused for now; checking again at the drift-check interval');
+        return this.#requeue(attempt);
+      }
       throw err;
     }
   }
