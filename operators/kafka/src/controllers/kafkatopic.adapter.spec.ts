@@ -47,3 +47,37 @@ describe('KafkaTopicAdapter.update', () => {
     expect(isTerminalError(err)).toBe(true);
   });
 });
+
+describe('KafkaTopicAdapter.observe', () => {
+  /** An adapter over a topic of two partitions with one replica each on broker 1; records each clusterInfo call. */
+  function adapterOverOneReplica(brokers: number[]) {
+    const freshCalls: boolean[] = [];
+    const clients = {
+      topics: {
+        describeTopic: () => Promise.resolve({ name: 'orders', topicId: 'id', partitions: [0, 1].map((partition) => ({ partition, replicas: [1], leader: 1 })) }),
+        describeTopicConfigs: () => Promise.resolve([]),
+      },
+      admin: { listReassignments: () => Promise.resolve([]) },
+      clusterInfo: (fresh = false) => {
+        freshCalls.push(fresh);
+        return Promise.resolve({ clusterId: 'c', controllerId: 1, brokers: brokers.map((id) => ({ id, host: 'h', port: 1 })) });
+      },
+    } as unknown as ClusterClients;
+    const adapter = new KafkaTopicAdapter({ resolver: { connection: () => ({}) as KafkaConnection, clients: () => Promise.resolve(clients) }, events });
+    return { adapter, freshCalls };
+  }
+
+  it('uses the cached broker list while the replica counts match the spec', async () => {
+    const { adapter, freshCalls } = adapterOverOneReplica([1]);
+    const observed = await adapter.observe({ ...desired, partitions: 2 }, context);
+    expect(observed).toMatchObject({ exists: true, upToDate: true });
+    expect(freshCalls).toEqual([false]);
+  });
+
+  it('asks Kafka for the brokers serving now before planning a replication factor change, and refuses one it cannot hold', async () => {
+    const { adapter, freshCalls } = adapterOverOneReplica([1]);
+    const observed = await adapter.observe({ ...desired, partitions: 2, replicationFactor: 2 }, context);
+    expect(freshCalls).toEqual([true]);
+    expect(observed).toMatchObject({ exists: true, upToDate: false, observed: { plan: { kind: 'refused', reason: 'InvalidReplicationFactor' } } });
+  });
+});

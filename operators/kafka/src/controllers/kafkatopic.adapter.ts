@@ -83,10 +83,13 @@ export class KafkaTopicAdapter implements ExternalAdapter<KafkaTopic, DesiredKaf
     const name = desired.topicName;
     const [topic, configs] = await Promise.all([clients.topics.describeTopic(name), clients.topics.describeTopicConfigs(name)]);
     if (topic === undefined || configs === undefined) return { exists: false };
-    const info = await clients.clusterInfo();
-    // Only a topic whose replica counts differ can be in a reassignment; ask Kafka only then.
+    // Only a topic whose replica counts differ can be in a reassignment, or need one; ask Kafka only then, and then ask
+    // for the brokers serving now: the cached list may still hold a broker that has stopped, and a replica placed on
+    // it would never catch up.
     const counts = topic.partitions.map((p) => p.replicas.length);
-    const reassignments = counts.some((n) => n !== desired.replicationFactor) ? await clients.admin.listReassignments([name]) : [];
+    const replicasDiffer = counts.some((n) => n !== desired.replicationFactor);
+    const info = await clients.clusterInfo(replicasDiffer);
+    const reassignments = replicasDiffer ? await clients.admin.listReassignments([name]) : [];
     const reassigning = reassignments.length > 0;
     const plan = planTopic(desired, { topic, configs, brokers: info.brokers.map((b) => b.id), reassignmentInProgress: reassigning });
     const current = currentReplicationFactor(topic.partitions, reassignments);

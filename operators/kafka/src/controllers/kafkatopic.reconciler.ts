@@ -39,7 +39,8 @@ export interface KafkaTopicReconcilerOptions {
  * Delete on deletion) over {@link KafkaTopicAdapter}. Order per reconcile: the connection and the tenancy rule
  * first (a refusal touches nothing in Kafka), then Kafka. The topic's own status fields (topicName, topicId,
  * partitions, replicationFactor, replicasChange) go out in the same status patch as the conditions; while a
- * replication factor change runs it polls every `reassignmentPollMs`.
+ * replication factor change runs it polls every `reassignmentPollMs`. `InvalidReplicationFactor` (more replicas than
+ * brokers) is looked at again at the drift-check interval, so a topic waiting for brokers follows when they join.
  */
 export class KafkaTopicReconciler implements Reconciler<KafkaTopic> {
   readonly #deps: KafkaTopicReconcilerDeps;
@@ -71,6 +72,8 @@ export class KafkaTopicReconciler implements Reconciler<KafkaTopic> {
         deletionPolicy: (topic) => topic.spec.deletionPolicy,
         adoptExactMatch: true,
         driftCheckIntervalMs: options.driftCheckIntervalMs ?? 120_000,
+        // Too few brokers for the replication factor is a fact about the cluster as much as the spec: brokers join.
+        recheckedReasons: ['InvalidReplicationFactor'],
       },
     );
   }
