@@ -11,7 +11,7 @@ export type { EnvironmentOptions, EnvironmentStatus } from './environment.ts';
 export { resolvePaths } from './paths.ts';
 export type { TestenvPaths } from './paths.ts';
 export { ensureTestEnv } from './ensure.ts';
-export { downKafkaPair, upKafkaPair } from './kafka-pair.ts';
+export { downKafkaPair, stopKafkaPairBroker, upKafkaPair } from './kafka-pair.ts';
 export type { KafkaPairOptions } from './kafka-pair.ts';
 export { controlPlanePids } from './control-plane/pids.ts';
 export type { ControlPlanePids } from './control-plane/pids.ts';

@@ -1,6 +1,7 @@
 import type { ComponentContext } from './component.ts';
 import type { KafkaInfo } from './env-file.ts';
-import { kafkaPairComponent } from './kafka/kafka.ts';
+import { KAFKA_PAIR_INSTANCE, kafkaNodePidFile, kafkaPairComponent } from './kafka/kafka.ts';
+import { stopDaemon } from './process.ts';
 import type { TestenvPaths } from './paths.ts';
 import { resolvePaths } from './paths.ts';
 
@@ -18,8 +19,9 @@ function contextOf(options: KafkaPairOptions): ComponentContext {
 
 /**
  * Starts the two-node Kafka cluster beside testenv's own (node 1 broker and controller on 19192, broker 2 on 19195),
- * or returns its info when it already runs and both nodes answer. For tests that need more than one broker; it is
- * not part of `testenv up`. Its info is not written to `env.json`. Rejects with the failing node's log tail.
+ * or returns its info when it already runs and both nodes answer; a stopped broker 2 is started again with its data
+ * (see {@link stopKafkaPairBroker}). For tests that need more than one broker; it is not part of `testenv up`. Its
+ * info is not written to `env.json`. Rejects with the failing node's log tail.
  */
 export async function upKafkaPair(options: KafkaPairOptions = {}): Promise<KafkaInfo> {
   return kafkaPairComponent.up(contextOf(options));
@@ -28,4 +30,12 @@ export async function upKafkaPair(options: KafkaPairOptions = {}): Promise<Kafka
 /** Stops both nodes of the two-node cluster and deletes their data. Never throws when nothing runs. */
 export async function downKafkaPair(options: KafkaPairOptions = {}): Promise<void> {
   await kafkaPairComponent.down(contextOf(options));
+}
+
+/**
+ * Stops broker 2 of the two-node cluster (SIGTERM: a controlled shutdown, so the controller fences it at once),
+ * keeping its data; {@link upKafkaPair} starts it again. Never throws when it does not run.
+ */
+export async function stopKafkaPairBroker(options: KafkaPairOptions = {}): Promise<void> {
+  await stopDaemon(kafkaNodePidFile(options.paths ?? resolvePaths(), KAFKA_PAIR_INSTANCE, 2));
 }

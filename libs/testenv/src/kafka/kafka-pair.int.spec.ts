@@ -1,7 +1,7 @@
 import { Admin } from '@platformatic/kafka';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KafkaInfo } from '../env-file.ts';
-import { downKafkaPair, upKafkaPair } from '../kafka-pair.ts';
+import { downKafkaPair, stopKafkaPairBroker, upKafkaPair } from '../kafka-pair.ts';
 
 function adminOn(kafka: KafkaInfo, bootstrap: string, password = kafka.superUser.password): Admin {
   return new Admin({
@@ -55,6 +55,26 @@ describe('testenv two-node Kafka cluster (real brokers)', () => {
         [1, 2],
         [1, 2],
       ]);
+      await admin.deleteTopics({ topics: [name] });
+    } finally {
+      await admin.close();
+    }
+  });
+
+  it('starts a stopped broker 2 again with its data, keeping the cluster and its login', async () => {
+    const admin = adminOn(kafka, kafka.bootstrapServers[0] ?? '');
+    const name = `pair-restart-${Date.now()}`;
+    try {
+      await admin.createTopics({ topics: [name], partitions: 1, replicas: 2 });
+      await stopKafkaPairBroker({ log: () => undefined });
+      const alone = await admin.metadata({ topics: [], forceUpdate: true });
+      expect([...alone.brokers.keys()]).toEqual([1]);
+
+      const again = await upKafkaPair({ log: () => undefined });
+      expect(again).toEqual(kafka);
+      const both = await admin.metadata({ topics: [name], forceUpdate: true });
+      expect([...both.brokers.keys()].sort()).toEqual([1, 2]);
+      expect([...(both.topics.get(name)?.partitions[0]?.replicas ?? [])].sort()).toEqual([1, 2]);
       await admin.deleteTopics({ topics: [name] });
     } finally {
       await admin.close();

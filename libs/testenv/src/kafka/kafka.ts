@@ -65,17 +65,24 @@ const SUPER_USER = 'admin';
 const PROBE_TIMEOUT_MS = 5_000;
 
 /** Node 1 keeps the single-node names (`kafka.pid`, `<instance>.log`, …); node n ≥ 2 has `-<n>` before the extension. */
+const nodeTag = (nodeId: number): string => (nodeId === 1 ? '' : `-${String(nodeId)}`);
+
+/** The pid file of node `nodeId` of the cluster `instance` (`.testenv/run/<instance>/kafka[-<n>].pid`). Pure. */
+export function kafkaNodePidFile(paths: TestenvPaths, instance: string, nodeId: number): string {
+  return join(paths.runDir, instance, `kafka${nodeTag(nodeId)}.pid`);
+}
+
 function kafkaFiles(paths: TestenvPaths, instance: string, ports: KafkaPorts, brokers: number): KafkaFiles {
   const dir = join(paths.runDir, instance);
   const node = (nodeId: number): NodeFiles => {
-    const tag = nodeId === 1 ? '' : `-${nodeId}`;
+    const tag = nodeTag(nodeId);
     return {
       nodeId,
       ports: nodePorts(ports, nodeId),
       dataDir: join(dir, `data${tag}`),
       serverProperties: join(dir, `server${tag}.properties`),
       adminProperties: join(dir, `admin${tag}.properties`),
-      pidFile: join(dir, `kafka${tag}.pid`),
+      pidFile: kafkaNodePidFile(paths, instance, nodeId),
       logFile: join(paths.logsDir, `${instance}${tag}.log`),
     };
   };
@@ -88,8 +95,8 @@ function kafkaFiles(paths: TestenvPaths, instance: string, ports: KafkaPorts, br
  * StandardAuthorizer: by default one node (broker and controller in one JVM); with `brokers: n`, node 1 plus n − 1
  * broker-only nodes that join its quorum, each with its own client listener (all of them in `bootstrapServers`).
  * `up` returns the running cluster's info when every node runs and answers an authenticated admin request on its own
- * listener; otherwise it starts a fresh cluster (new data, new random super-user password). `down` stops every node
- * and deletes data and state.
+ * listener; when node 1 does but another node does not, it restarts that node with its data; otherwise it starts a
+ * fresh cluster (new data, new random super-user password). `down` stops every node and deletes data and state.
  */
 export function createKafkaComponent(options: KafkaComponentOptions = {}): Component<KafkaInfo> {
   const version = options.version ?? KAFKA_VERSION;
@@ -212,7 +219,16 @@ export function createKafkaComponent(options: KafkaComponentOptions = {}): Compo
       try {
         const build = await ensureKafkaBuild(ctx, version);
         const state = await readKafkaState(files.stateFile);
-        if (state?.info.version === version && (await healthyWith(build, files))) return state.info;
+        if (state?.info.version === version && (await nodeHealthy(build, files.nodes[0]))) {
+          // Node 1 holds the cluster; a broker that stopped (or that a test stopped) rejoins with its data.
+          for (const node of files.nodes.slice(1)) {
+            if (await nodeHealthy(build, node)) continue;
+            ctx.progress(`node ${String(node.nodeId)} does not answer: restarting it`);
+            await stopDaemon(node.pidFile);
+            await startNode(build, files, node, state);
+          }
+          return state.info;
+        }
         if ((await runningPid(files.nodes[0].pidFile)) !== undefined) ctx.progress('the running cluster does not answer: replacing it');
         await stopAndWipe(files);
         return await start(ctx, build, files);
@@ -237,13 +253,16 @@ export function createKafkaComponent(options: KafkaComponentOptions = {}): Compo
 /** The Kafka component with default version, ports (19092–19094) and heap. */
 export const kafkaComponent: Component<KafkaInfo> = createKafkaComponent();
 
+/** Run-folder name of {@link kafkaPairComponent}. */
+export const KAFKA_PAIR_INSTANCE = 'kafka-pair';
+
 /**
  * A second Kafka cluster of two nodes (node 1 on 19192–19194, broker 2 on 19195–19196), for the few tests that need
  * more than one broker (a replication-factor change). Not started by `testenv up`: a test starts it with
  * {@link upKafkaPair} and stops it with {@link downKafkaPair}; `testenv down` stops it too.
  */
 export const kafkaPairComponent: Component<KafkaInfo> = createKafkaComponent({
-  instance: 'kafka-pair',
+  instance: KAFKA_PAIR_INSTANCE,
   ports: { client: 19192, internal: 19193, controller: 19194 },
   brokers: 2,
   maxHeap: '384m',
