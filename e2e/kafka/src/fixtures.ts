@@ -83,6 +83,7 @@ export async function waitForReason<T extends ObjectWithConditions>(
   timeoutMs = 60_000,
 ): Promise<string> {
   let last: T | undefined;
+  const what = `${type.kind} ${request.name} ${expected.type}=${expected.status}/${expected.reason}`;
   return eventually(
     async () => {
       last = await client.get(type, request);
@@ -90,8 +91,11 @@ export async function waitForReason<T extends ObjectWithConditions>(
       const current = c?.observedGeneration === undefined || c.observedGeneration >= (last.metadata?.generation ?? 0);
       return c?.status === expected.status && c.reason === expected.reason && current ? c.message : undefined;
     },
-    { timeoutMs, intervalMs: 250, what: `${type.kind} ${request.name} ${expected.type}=${expected.status}/${expected.reason} (last: ${describeConditions(last)})` },
-  );
+    { timeoutMs, intervalMs: 250, what },
+  ).catch((err: unknown) => {
+    // The conditions seen last, read when giving up (not when starting to wait).
+    throw new Error(`${err instanceof Error ? err.message : String(err)}; last seen: ${describeConditions(last)}`, { cause: err });
+  });
 }
 
 /** Deletes an object as admin, ignoring one already gone. */

@@ -1,13 +1,14 @@
 // A replication-factor change end to end, on testenv's second Kafka cluster of two brokers (`upKafkaPair`; the main
 // one has a single broker, where a change can only be refused): the operator reassigns the partitions, the status
 // shows the change while it runs, Kafka ends with the new replica sets all in sync, and every record written before
-// the change is still there. It starts testenv processes, so it skips itself on an existing cluster
+// the change is still there; a topic refused for want of brokers follows by itself when broker 2 comes back. It starts
+// and stops testenv processes, so it skips itself on an existing cluster
 // (`$E2E_KUBECONFIG`, kind in hosted CI), whose Kafka it does not control.
 import { adminConnection, eventually, freshNamespace, randomSuffix, startOperator, targetsExistingCluster } from '@domain-operators/e2e-harness';
 import type { OperatorProcess } from '@domain-operators/e2e-harness';
 import { getCondition, SharedInformers } from '@domain-operators/reconcile';
 import type { Client } from '@domain-operators/reconcile';
-import { downKafkaPair, upKafkaPair } from '@domain-operators/testenv';
+import { downKafkaPair, stopKafkaPairBroker, upKafkaPair } from '@domain-operators/testenv';
 import type { KafkaInfo } from '@domain-operators/testenv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kafkaTopics } from './api.ts';
@@ -154,5 +155,35 @@ describe.skipIf(skip)('KafkaTopic replication factor on two brokers, end to end'
     expect(message).toContain('needs at least 3 brokers; the cluster has 2');
     expect(await checker?.topic(name)).toEqual({ partitions: 2, replicationFactor: 1 });
     expect((await client.get(kafkaTopics.type, { namespace, name })).status?.replicationFactor).toBe(1);
+  });
+
+  it('carries out a change refused for want of brokers by itself once the second broker is back, without a touch', async () => {
+    const name = `rf-waits-${id}`;
+    const topic = topicResource(namespace, name, connection, { partitions: 2, deletionPolicy: 'Delete' });
+    // Rechecked at the drift-check interval; the annotation brings it down to 10 s for the test.
+    topic.metadata.annotations = { 'kafka.domain-operators.io/drift-check-interval': '10s' };
+    await client.create(kafkaTopics.type, topic);
+    await settledAt(name, 1);
+    await stopKafkaPairBroker();
+    let generation: number;
+    try {
+      // Kafka itself would place a replica on the stopped (fenced, still registered) broker; the operator counts
+      // only the brokers that serve.
+      generation = await eventually(
+        async () => {
+          const cluster = await checker?.admin.metadata({ topics: [], forceUpdate: true });
+          return cluster?.brokers.size === 1 ? true : undefined;
+        },
+        { timeoutMs: 30_000, intervalMs: 250, what: 'Kafka listing one broker' },
+      ).then(() => changeReplicationFactor(name, 2));
+      const message = await waitForReason(client, kafkaTopics.type, { namespace, name }, { type: 'Synced', status: 'False', reason: 'InvalidReplicationFactor' });
+      expect(message).toContain('needs at least 2 brokers; the cluster has 1');
+      // (Kafka is not asked here: the partition led by the stopped broker has no leader, and Metadata fails on it.)
+    } finally {
+      await upKafkaPair();
+    }
+    const settled = await settledAt(name, 2);
+    expect(settled.metadata.generation).toBe(generation);
+    await kafkaHolds(name, 2, [[1, 2]]);
   });
 });
