@@ -36,6 +36,7 @@ import {
 import { GROUP } from '../api/v1alpha1/common.ts';
 import { openSearchConnections } from '../api/v1alpha1/index.ts';
 import type { StoreSource } from './connection-registry.ts';
+import { releasingWhenConnectionGone } from './connection-gone.ts';
 import type { StatusFields } from './status-fields.ts';
 
 /** What every managed controller of the process shares. */
@@ -106,7 +107,7 @@ export function managedController<T extends KubernetesObject, D, O>(deps: Manage
   const informer = deps.informers.informerFor(kind.type, { indexers });
   const external = new ExternalResourceReconciler<T, D, O>(
     {
-      adapter: kind.adapter,
+      adapter: releasingWhenConnectionGone(kind.adapter, deps.events),
       claims: { claimants: (externalName) => informer.store.byIndex(BY_EXTERNAL_NAME, externalName) },
       finalizer: finalizerRunner(`${GROUP}/${kind.finalizer}`, { client: deps.client, type: kind.type, recorder: deps.events, group: GROUP }),
       status: { patchStatus: (object, desired, now) => patchStatusIfChanged(deps.client, kind.type, object, desired, { now }) },

@@ -1,0 +1,59 @@
+import type { KubernetesObject } from '@kubernetes/client-node';
+import { silentLogger } from '@domain-operators/reconcile';
+import type { EventInput, ExternalAdapter, ExternalContext, Recorder } from '@domain-operators/reconcile';
+import { describe, expect, it } from 'vitest';
+import { releasingWhenConnectionGone } from './connection-gone.ts';
+import { DependencyError } from './connection-registry.ts';
+
+const object: KubernetesObject = { apiVersion: 'v1', kind: 'Thing', metadata: { name: 'logs', namespace: 'team-a', uid: 'u1' } };
+const context: ExternalContext<KubernetesObject> = {
+  request: { namespace: 'team-a', name: 'logs' },
+  reconcileId: 'r1',
+  log: silentLogger,
+  signal: new AbortController().signal,
+  externalName: 'main/team-a-logs',
+  object,
+};
+
+function adapterFailingDeleteWith(error: Error | undefined): ExternalAdapter<KubernetesObject, unknown, unknown> {
+  return {
+    observe: () => Promise.resolve({ exists: false }),
+    create: () => Promise.resolve(),
+    update: () => Promise.resolve(),
+    delete: () => (error === undefined ? Promise.resolve() : Promise.reject(error)),
+  };
+}
+
+function recorder(): Recorder & { readonly events: EventInput[] } {
+  const events: EventInput[] = [];
+  return { events, record: (_object, event) => void events.push(event) };
+}
+
+describe('releasingWhenConnectionGone', () => {
+  it('lets a deletion whose connection is gone succeed, with a Warning Event naming what was left in OpenSearch', async () => {
+    const events = recorder();
+    const adapter = releasingWhenConnectionGone(adapterFailingDeleteWith(new DependencyError('ConnectionNotFound', 'OpenSearchConnection main does not exist')), events);
+    await expect(adapter.delete({ externalName: 'main/team-a-logs', desired: undefined }, context)).resolves.toBeUndefined();
+    expect(events.events).toEqual([
+      { type: 'Warning', reason: 'ConnectionGone', action: 'Delete', note: 'OpenSearchConnection "main" no longer exists; team-a-logs was not deleted from OpenSearch' },
+    ]);
+  });
+
+  it.each([
+    ['a missing credentials Secret', new DependencyError('SecretNotFound', 'Secret ops/login does not exist')],
+    ['OpenSearch unreachable', new Error('connect ECONNREFUSED 127.0.0.1:9200')],
+  ])('still fails the deletion for %s, to be retried', async (_what, error) => {
+    const events = recorder();
+    const adapter = releasingWhenConnectionGone(adapterFailingDeleteWith(error), events);
+    await expect(adapter.delete({ externalName: 'main/team-a-logs', desired: undefined }, context)).rejects.toBe(error);
+    expect(events.events).toEqual([]);
+  });
+
+  it('passes everything else through, takeStatusFields included', async () => {
+    const inner = { ...adapterFailingDeleteWith(undefined), takeStatusFields: () => ({ uuid: 'x' }) };
+    const adapter = releasingWhenConnectionGone(inner, recorder());
+    expect(adapter.takeStatusFields?.(object)).toEqual({ uuid: 'x' });
+    await expect(adapter.observe(undefined, context)).resolves.toEqual({ exists: false });
+    expect('takeStatusFields' in releasingWhenConnectionGone(adapterFailingDeleteWith(undefined), recorder())).toBe(false);
+  });
+});
