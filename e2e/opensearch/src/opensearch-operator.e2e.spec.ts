@@ -451,6 +451,59 @@ describe('the OpenSearch operator as a process, against the real apiserver and O
       }
     });
   });
+
+  it('releases Delete resources of a deleted connection with ConnectionGone, leaving OpenSearch alone, so their namespace goes', async () => {
+    const gone = `gone-${sfx}`;
+    const namespace = `team-gone-${sfx}`;
+    await client.create(coreTypes.namespace, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } });
+    await client.create(openSearchConnections, {
+      apiVersion: API_VERSION,
+      kind: 'OpenSearchConnection',
+      metadata: { name: gone },
+      spec: { urls: [openSearch.url], credentialsSecretRef: { namespace: operator?.namespace ?? '', name: `opensearch-admin-${sfx}` }, tenancy: { indexPrefix: '{namespace}-' } },
+    });
+    await client.create(openSearchIndices, {
+      apiVersion: API_VERSION,
+      kind: 'OpenSearchIndex',
+      metadata: { namespace, name: 'kept' },
+      spec: { connectionRef: { name: gone }, deletionPolicy: 'Delete', settings: { numberOfReplicas: 0 } },
+    });
+    await client.create(openSearchRoles, {
+      apiVersion: API_VERSION,
+      kind: 'OpenSearchRole',
+      metadata: { namespace, name: 'reader' },
+      spec: { connectionRef: { name: gone }, indexPermissions: [{ indexPatterns: [`${namespace}-*`], allowedActions: ['read'] }] },
+    });
+    await waitForCondition(client, openSearchIndices, namespace, 'kept', { type: 'Ready', status: 'True' }, 90_000);
+    await waitForCondition(client, openSearchRoles, namespace, 'reader', { type: 'Ready', status: 'True' }, 90_000);
+
+    await client.delete(openSearchConnections, { namespace: undefined, name: gone });
+    await waitGone(client, openSearchConnections, undefined, gone);
+    await client.delete(openSearchIndices, { namespace, name: 'kept' });
+    await client.delete(openSearchRoles, { namespace, name: 'reader' });
+    await waitGone(client, openSearchIndices, namespace, 'kept');
+    await waitGone(client, openSearchRoles, namespace, 'reader');
+    const notes = (await client.listAll(eventType, { namespace })).filter((event) => event.reason === 'ConnectionGone').map((event) => event.note ?? '');
+    expect(notes.sort()).toEqual([
+      `OpenSearchConnection "${gone}" no longer exists; ${namespace}-kept was not deleted from OpenSearch`,
+      `OpenSearchConnection "${gone}" no longer exists; ${namespace}-reader was not deleted from OpenSearch`,
+    ]);
+    // Nothing was deleted in OpenSearch: there was no connection to delete through.
+    expect((await os('HEAD', `/${namespace}-kept`)).status).toBe(200);
+    expect((await os('GET', `/_plugins/_security/api/roles/${namespace}-reader`)).status).toBe(200);
+
+    await client.delete(coreTypes.namespace, { namespace: undefined, name: namespace });
+    await eventually(`namespace ${namespace} gone`, 60_000, async () => {
+      try {
+        await client.get(coreTypes.namespace, { namespace: undefined, name: namespace });
+        return false;
+      } catch (err) {
+        return isNotFound(err);
+      }
+    });
+    await os('DELETE', `/${namespace}-kept`);
+    await os('DELETE', `/_plugins/_security/api/roles/${namespace}-reader`);
+  });
 });
 
 
