@@ -1,6 +1,7 @@
 import { ApiException } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { isAlreadyExists, isConflict, isForbidden, isGone, isInvalid, isNotFound, isRetryable, isTerminalError, KubeApiError, TerminalError } from './errors.ts';
+import { isAlreadyExists, isConflict, isForbidden, isGone, isInvalid, isNamespaceTerminating, isNotFound, isRetryable, isTerminalError, KubeApiError, TerminalError } from './errors.ts';
+import { apiErrorFrom } from './rest.ts';
 
 describe('Kubernetes error guards', () => {
   it('recognise our KubeApiError by status and reason', () => {
@@ -21,6 +22,21 @@ describe('Kubernetes error guards', () => {
     expect(isAlreadyExists(exists)).toBe(true);
     expect(isConflict(exists)).toBe(false);
     expect(isNotFound(new ApiException(404, 'nf', '{}', {}))).toBe(true);
+  });
+
+  it('tell a namespace being deleted from a denied permission, by the Status cause', () => {
+    const terminating = apiErrorFrom(
+      403,
+      JSON.stringify({ kind: 'Status', reason: 'Forbidden', message: 'unable to create new content in namespace ns because it is being terminated', details: { causes: [{ type: 'NamespaceTerminating' }] } }),
+      'POST events',
+    );
+    expect(terminating.causes).toEqual(['NamespaceTerminating']);
+    expect(isNamespaceTerminating(terminating)).toBe(true);
+    expect(isForbidden(terminating)).toBe(true);
+    const denied = apiErrorFrom(403, JSON.stringify({ kind: 'Status', reason: 'Forbidden', message: 'cannot create resource "events"' }), 'POST events');
+    expect(denied.causes).toEqual([]);
+    expect(isNamespaceTerminating(denied)).toBe(false);
+    expect(apiErrorFrom(500, 'not json', 'GET x').causes).toEqual([]);
   });
 
   it('say no to anything else', () => {

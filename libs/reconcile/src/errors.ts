@@ -25,11 +25,14 @@ export class KubeApiError extends Error {
   override readonly name = 'KubeApiError';
   readonly status: number;
   readonly reason: string | undefined;
+  /** The `type`s of the Status's `details.causes`, e.g. `NamespaceTerminating`; empty when it gave none. */
+  readonly causes: readonly string[];
 
-  constructor(message: string, status: number, reason: string | undefined, options?: ErrorOptions) {
+  constructor(message: string, status: number, reason: string | undefined, options?: ErrorOptions & { readonly causes?: readonly string[] }) {
     super(message, options);
     this.status = status;
     this.reason = reason;
+    this.causes = options?.causes ?? [];
   }
 }
 
@@ -63,6 +66,14 @@ export function isGone(err: unknown): boolean {
 /** 403: RBAC refused the request. */
 export function isForbidden(err: unknown): boolean {
   return apiStatusOf(err) === 403;
+}
+
+/**
+ * 403 because the object's namespace is being deleted (Status cause `NamespaceTerminating`): nothing new can be created
+ * in it, by anyone; not an authorization failure.
+ */
+export function isNamespaceTerminating(err: unknown): boolean {
+  return err instanceof KubeApiError && err.status === 403 && err.causes.includes('NamespaceTerminating');
 }
 
 /** 422: the object failed validation (schema or CEL); not worth retrying unchanged. */

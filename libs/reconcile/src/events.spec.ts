@@ -5,6 +5,7 @@ import { KubeApiError } from './errors.ts';
 import type { EventInput, EventSeries, EventSink, KubeEvent } from './events.ts';
 import { EventRecorder, MAX_EVENT_NOTE_BYTES, microTime, truncateUtf8 } from './events.ts';
 import type { LogFields, Logger } from './logger.ts';
+import { apiErrorFrom } from './rest.ts';
 
 /** A fake of our own EventSink: records calls; failures are scripted per call kind. */
 class FakeSink implements EventSink {
@@ -173,6 +174,24 @@ describe('EventRecorder', () => {
     expect(note.endsWith('ü…')).toBe(true);
     expect(truncateUtf8('short', 10)).toBe('short');
     expect(microTime(new Date(EPOCH + 1))).toBe('2026-11-30T10:00:00.001000Z');
+  });
+
+  it('drops an Event whose namespace is being deleted with a debug line, not a warning', async () => {
+    const { sink, log, recorder } = setup();
+    sink.createError = apiErrorFrom(
+      403,
+      JSON.stringify({ kind: 'Status', reason: 'Forbidden', message: 'unable to create new content in namespace ns because it is being terminated', details: { causes: [{ type: 'NamespaceTerminating', message: 'namespace ns is being terminated' }] } }),
+      'POST events',
+    );
+    recorder.record(widget(), failed);
+    await flushMicrotasks();
+    expect(log.lines.filter((l) => l.level === 'warn')).toEqual([]);
+    expect(log.lines.some((l) => l.level === 'debug' && l.message === 'event dropped: its namespace is being deleted')).toBe(true);
+    // A plain 403 (RBAC) is still a warning.
+    sink.createError = apiErrorFrom(403, JSON.stringify({ kind: 'Status', reason: 'Forbidden', message: 'cannot create resource "events"' }), 'POST events');
+    recorder.record(widget('w2'), failed);
+    await flushMicrotasks();
+    expect(log.lines.some((l) => l.level === 'warn' && l.message === 'could not create event')).toBe(true);
   });
 
   it('never throws: sink failures, invalid input and a closed recorder are logged', async () => {

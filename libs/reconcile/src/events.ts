@@ -3,7 +3,7 @@ import type { Client } from './client.ts';
 import type { Clock, TimerHandle } from './clock.ts';
 import { systemClock } from './clock.ts';
 import { isReasonValue } from './conditions.ts';
-import { isNotFound } from './errors.ts';
+import { isNamespaceTerminating, isNotFound } from './errors.ts';
 import type { Logger } from './logger.ts';
 import { errorFields, silentLogger } from './logger.ts';
 import { resourceType } from './resource-type.ts';
@@ -315,7 +315,9 @@ export class EventRecorder implements Recorder {
       await this.#sink.create(event);
       return true;
     } catch (err) {
-      this.#log.warn({ ...errorFields(err), ...eventFields(event) }, 'could not create event');
+      // An Event about an object whose namespace is going away cannot be stored, and would go with it anyway.
+      if (isNamespaceTerminating(err)) this.#log.debug({ ...eventFields(event) }, 'event dropped: its namespace is being deleted');
+      else this.#log.warn({ ...errorFields(err), ...eventFields(event) }, 'could not create event');
       if (this.#series.get(state.key) === state) this.#series.delete(state.key);
       this.#dirty.delete(state);
       return false;

@@ -16,6 +16,7 @@ export {
   isForbidden,
   isGone,
   isInvalid,
+  isNamespaceTerminating,
   isNotFound,
   isRetryable,
   isTerminalError,

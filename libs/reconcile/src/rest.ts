@@ -94,14 +94,21 @@ export class HttpsRestTransport implements RestTransport {
 export function apiErrorFrom(status: number, text: string, what: string): KubeApiError {
   let reason: string | undefined;
   let message = text.trim();
+  let causes: string[] = [];
   try {
-    const parsed = JSON.parse(text) as { reason?: unknown; message?: unknown };
+    const parsed = JSON.parse(text) as { reason?: unknown; message?: unknown; details?: { causes?: unknown } };
     if (typeof parsed.reason === 'string') reason = parsed.reason;
     if (typeof parsed.message === 'string') message = parsed.message;
+    if (Array.isArray(parsed.details?.causes)) {
+      causes = parsed.details.causes.flatMap((cause: unknown) => {
+        const type = typeof cause === 'object' && cause !== null ? (cause as { type?: unknown }).type : undefined;
+        return typeof type === 'string' ? [type] : [];
+      });
+    }
   } catch {
     // not a Status object: keep the raw text
   }
-  return new KubeApiError(`${what}: ${status}${reason === undefined ? '' : ` ${reason}`}: ${message}`, status, reason);
+  return new KubeApiError(`${what}: ${status}${reason === undefined ? '' : ` ${reason}`}: ${message}`, status, reason, { causes });
 }
 
 async function readBody(response: IncomingMessage): Promise<string> {
