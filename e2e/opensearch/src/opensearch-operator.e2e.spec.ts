@@ -344,6 +344,26 @@ describe('the OpenSearch operator as a process, against the real apiserver and O
     expect((await os('GET', `/_plugins/_security/api/internalusers/${teamA}-climber`)).status).toBe(404);
   });
 
+  it('creates an index refused because its namespace was not selected once the namespace gets the label, untouched', async () => {
+    const late = `team-late-${sfx}`;
+    await client.create(coreTypes.namespace, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: late } });
+    try {
+      await index(late, 'logs', { settings: { numberOfReplicas: 0 } });
+      await waitForCondition(client, openSearchIndices, late, 'logs', { type: 'Synced', status: 'False', reason: 'TenancyViolation' });
+      expect((await os('HEAD', `/${late}-logs`)).status).toBe(404);
+
+      await client.patch(coreTypes.namespace, { namespace: undefined, name: late }, { type: 'merge', body: { metadata: { labels: { 'e2e.domain-operators.io/run': run } } } });
+      const ready = await waitForCondition(client, openSearchIndices, late, 'logs', { type: 'Ready', status: 'True' }, 60_000);
+      expect(ready.metadata?.generation).toBe(1);
+      expect((await os('HEAD', `/${late}-logs`)).status).toBe(200);
+    } finally {
+      await client.delete(openSearchIndices, { namespace: late, name: 'logs' }).catch(() => undefined);
+      await waitGone(client, openSearchIndices, late, 'logs').catch(() => undefined);
+      await client.delete(coreTypes.namespace, { namespace: undefined, name: late }).catch(() => undefined);
+      await os('DELETE', `/${late}-logs`).catch(() => undefined);
+    }
+  });
+
   it('deletes with Retain (the index stays) and Delete (the index and the template go)', async () => {
     await index(teamA, 'scratch', { settings: { numberOfReplicas: 0 }, deletionPolicy: 'Delete' });
     await waitForCondition(client, openSearchIndices, teamA, 'scratch', { type: 'Ready', status: 'True' });

@@ -1,10 +1,10 @@
 /**
  * The wiring every kind that stands for one OpenSearch object shares: an `ExternalResourceReconciler` with the kind's
  * adapter, its finalizer, status writer and claim index, woken by changes of its own objects, of the connection it
- * uses (a connection turning Ready again retries everything on it at once instead of waiting out a backoff) and of
- * whatever else the kind watches.
+ * uses (a connection turning Ready again retries everything on it at once instead of waiting out a backoff), of its
+ * namespace's labels (tenancy) and of whatever else the kind watches.
  */
-import type { KubernetesObject } from '@kubernetes/client-node';
+import type { KubernetesObject, V1Namespace } from '@kubernetes/client-node';
 import type {
   Clock,
   Client,
@@ -26,9 +26,11 @@ import {
   BucketRateLimiter,
   byExternalName,
   ControllerBuilder,
+  coreTypes,
   ExternalResourceReconciler,
   finalizerRunner,
   ItemExponentialRateLimiter,
+  labelsChanged,
   MaxOfRateLimiter,
   patchStatusIfChanged,
   requestFor,
@@ -126,6 +128,9 @@ export function managedController<T extends KubernetesObject, D, O>(deps: Manage
   const builder = new ControllerBuilder({ informers: deps.informers }, kind.name)
     .for(kind.type)
     .watches(openSearchConnections.type, (connection) => informer.store.byIndex(BY_CONNECTION, connection.metadata.name ?? '').map(requestFor))
+    // A namespace's labels decide whether a connection admits it: relabelling one wakes its resources, so one refused
+    // with TenancyViolation follows without being touched.
+    .watches(coreTypes.namespace, (namespace: V1Namespace) => informer.store.list(namespace.metadata?.name ?? '').map(requestFor), { predicates: [labelsChanged] })
     .withOptions({
       ...deps.controllerOptions,
       maxConcurrentReconciles: workersFor(deps.controllerOptions.maxConcurrentReconciles ?? 1, kind),
