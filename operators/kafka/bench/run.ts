@@ -9,6 +9,8 @@
 //   4. steady state: apiserver writes by the operator's ServiceAccount during 60 s (audit log), in a window that
 //      spans every topic's periodic drift check;
 //   5. writes the JSON to .reports/bench/kafka-operator.json and prints the report.
+// `BENCH_TOPICS=4000` runs the same with 4,000 topics (report in kafka-operator-4000.json), the size where Strimzi's
+// users report trouble.
 import { readFile, mkdir, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -27,7 +29,8 @@ import { cpuSnapshot, cpuSpent, measuredPids, waitUntilIdle } from './cpu.ts';
 import { adminRequestsBetween, formatReport, median, medianEach, metricSum } from './report.ts';
 import type { KafkaBenchReport } from './report.ts';
 
-const TOPICS = 1_000;
+/** KafkaTopics per run: 1,000 (the issue's figure), or `BENCH_TOPICS` for a scale run (its report gets its own file). */
+const TOPICS = benchTopics(process.env['BENCH_TOPICS']);
 const PARTITIONS = 3;
 const CONFIG = { 'retention.ms': '86400000' };
 const BATCH = 100;
@@ -37,6 +40,13 @@ const RATIO_TARGET = 1.25;
 const STEADY_WINDOW_S = 60;
 /** Drift checks run 120 s ± 10 % after a topic's last reconcile: a window from +75 s to +135 s spans them. */
 const STEADY_START_AFTER_READY_S = 75;
+
+function benchTopics(text: string | undefined): number {
+  if (text === undefined || text === '') return 1_000;
+  const topics = Number(text);
+  if (!Number.isInteger(topics) || topics < 100 || topics > 20_000) throw new Error(`BENCH_TOPICS must be a whole number from 100 to 20000, got ${text}`);
+  return topics;
+}
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 const seconds = (fromMs: number): number => Math.round((performance.now() - fromMs) / 10) / 100;
@@ -92,13 +102,13 @@ async function floorRound(admin: Admin, names: readonly string[]): Promise<numbe
   return elapsed;
 }
 
-/** The operator process's peak resident memory so far (VmHWM), in MiB. */
-async function peakRssMiB(operator: OperatorProcess): Promise<number> {
+/** A memory figure of the operator process from `/proc/<pid>/status`, in MiB: `VmHWM` (peak so far) or `VmRSS` (now). */
+async function memoryMiB(operator: OperatorProcess, field: 'VmHWM' | 'VmRSS'): Promise<number> {
   const pid = operator.pid();
   if (pid === undefined) throw new Error('the operator is not running');
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  const kib = Number(/^VmHWM:\s+(\d+) kB$/m.exec(status)?.[1]);
-  if (!Number.isFinite(kib)) throw new Error('no VmHWM in /proc/<pid>/status');
+  const kib = Number(new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(status)?.[1]);
+  if (!Number.isFinite(kib)) throw new Error(`no ${field} in /proc/<pid>/status`);
   return Math.round((kib / 1024) * 10) / 10;
 }
 
@@ -238,7 +248,8 @@ async function main(): Promise<void> {
     await sleep(STEADY_WINDOW_S * 1000);
     const steadyWrites = await writesSince(env.apiserver.auditLog, steadyOffset, username);
     const steadyMetricsAfter = await operator.metricsText();
-    const rss = await peakRssMiB(operator);
+    const rss = await memoryMiB(operator, 'VmHWM');
+    const steadyRss = await memoryMiB(operator, 'VmRSS');
     const steadyTotal = steadyWrites.length;
     const ofBench = steadyWrites.filter((w) => w.namespace === ns || (w.resource === 'kafkaconnections' && w.name === connection));
     const ratio = Math.round((allReadySeconds / floorSeconds) * 100) / 100;
@@ -265,6 +276,7 @@ async function main(): Promise<void> {
         ratioTarget: RATIO_TARGET,
         adminRequests: adminRequestsBetween(metricsBefore, metricsAfter, TOPICS),
         peakRssMiB: rss,
+        steadyRssMiB: steadyRss,
         reconciles:
           metricSum(metricsAfter, 'controller_runtime_reconcile_total', { controller: 'kafkatopic' }) -
           metricSum(metricsBefore, 'controller_runtime_reconcile_total', { controller: 'kafkatopic' }),
@@ -287,7 +299,7 @@ async function main(): Promise<void> {
       },
       verdicts: { ratio: ratio <= RATIO_TARGET ? 'met' : 'missed', steadyStateWrites: steadyTotal === 0 ? 'met' : 'missed' },
     };
-    const out = join(resolvePaths().root, '.reports', 'bench', 'kafka-operator.json');
+    const out = join(resolvePaths().root, '.reports', 'bench', TOPICS === 1_000 ? 'kafka-operator.json' : `kafka-operator-${String(TOPICS)}.json`);
     await mkdir(join(resolvePaths().root, '.reports', 'bench'), { recursive: true });
     await writeFile(out, `${JSON.stringify(report, null, 2)}\n`);
     console.log(formatReport(report));
