@@ -1,6 +1,6 @@
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { apiVersionOf, enqueueControllerOwner, groupOf } from './handler.ts';
+import { apiVersionOf, enqueueControllerOwner, groupOf, isControlledBy } from './handler.ts';
 
 const owner = { group: 'redis.domain-operators.io', version: 'v1alpha1', kind: 'RedisReplication' };
 
@@ -33,5 +33,20 @@ describe('enqueueControllerOwner', () => {
     expect(apiVersionOf(owner)).toBe('redis.domain-operators.io/v1alpha1');
     expect(groupOf('v1')).toBe('');
     expect(groupOf('apps/v1')).toBe('apps');
+  });
+});
+
+describe('isControlledBy', () => {
+  const ref = { apiVersion: 'kafka.domain-operators.io/v1alpha1', kind: 'KafkaUser', name: 'alice', uid: 'u-1' };
+
+  it('is true only for the controller reference with that UID', () => {
+    expect(isControlledBy(owned([{ ...ref, controller: true }]), 'u-1')).toBe(true);
+    expect(isControlledBy(owned([{ ...ref, controller: true }]), 'u-2')).toBe(false);
+    expect(isControlledBy(owned([ref]), 'u-1')).toBe(false); // an owner, not the controller
+    expect(isControlledBy(owned(undefined), 'u-1')).toBe(false);
+  });
+
+  it('never matches an empty UID', () => {
+    expect(isControlledBy(owned([{ ...ref, uid: '', controller: true }]), '')).toBe(false);
   });
 });

@@ -41,3 +41,8 @@ export function enqueueControllerOwner(owner: GroupVersionKind): MapFunc {
 export function controllerRefOf(object: KubernetesObject): V1OwnerReference | undefined {
   return object.metadata?.ownerReferences?.find((ref) => ref.controller === true);
 }
+
+/** True when the object whose UID is `ownerUid` is the controller of `object` (an empty UID never is). Pure. */
+export function isControlledBy(object: KubernetesObject, ownerUid: string): boolean {
+  return ownerUid !== '' && controllerRefOf(object)?.uid === ownerUid;
+}

@@ -25,7 +25,7 @@ export {
 } from './errors.ts';
 export { and, annotationsChanged, generationChanged, labelsChanged, not, or } from './predicate.ts';
 export type { ChangeEvent, Predicate } from './predicate.ts';
-export { apiVersionOf, controllerRefOf, enqueueControllerOwner, groupOf } from './handler.ts';
+export { apiVersionOf, controllerRefOf, enqueueControllerOwner, groupOf, isControlledBy } from './handler.ts';
 export type { GroupVersionKind, MapFunc } from './handler.ts';
 export {
   BucketRateLimiter,

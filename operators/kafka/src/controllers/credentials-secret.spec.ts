@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { KafkaUser } from '../api/v1alpha1/index.ts';
-import { credentialData, credentialsSecret, generatedSecretName, generatePassword, jaasConfig, ownedBy } from './credentials-secret.ts';
+import { isControlledBy } from '@domain-operators/reconcile';
+import { credentialData, credentialsSecret, generatedSecretName, generatePassword, jaasConfig } from './credentials-secret.ts';
 
 const user = {
   apiVersion: 'kafka.domain-operators.io/v1alpha1',
@@ -14,8 +15,8 @@ describe('credentials Secret', () => {
     const secret = credentialsSecret(user, { username: 'team-a.app', password: 'p"w\\d', mechanism: 'SCRAM-SHA-512', bootstrapServers: ['b1:9092', 'b2:9092'] });
     expect(generatedSecretName(user)).toBe('app-kafka-credentials');
     expect(secret.metadata?.name).toBe('app-kafka-credentials');
-    expect(ownedBy(secret, 'u-1')).toBe(true);
-    expect(ownedBy(secret, 'other')).toBe(false);
+    expect(isControlledBy(secret, 'u-1')).toBe(true);
+    expect(isControlledBy(secret, 'other')).toBe(false);
     expect(secret.stringData).toEqual({
       username: 'team-a.app',
       password: 'p"w\\d',

@@ -68,8 +68,3 @@ export function credentialsSecret(user: KafkaUser, values: CredentialValues): V1
     stringData: credentialData(values),
   };
 }
-
-/** True when the Secret is controlled by the KafkaUser with this UID. Pure. */
-export function ownedBy(secret: V1Secret, uid: string): boolean {
-  return secret.metadata?.ownerReferences?.some((ref) => ref.controller === true && ref.uid === uid) ?? false;
-}

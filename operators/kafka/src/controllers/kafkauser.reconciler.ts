@@ -1,5 +1,5 @@
 import type { V1Secret } from '@kubernetes/client-node';
-import { coreTypes, errorFields, ExternalResourceReconciler, finalizerRunner, isAlreadyExists, patchStatusIfChanged, TerminalError } from '@domain-operators/reconcile';
+import { coreTypes, errorFields, ExternalResourceReconciler, finalizerRunner, isAlreadyExists, isControlledBy, patchStatusIfChanged, TerminalError } from '@domain-operators/reconcile';
 import type { ClaimIndex, Client, ReconcileContext, Reconciler, Recorder, Result, Store } from '@domain-operators/reconcile';
 import { GROUP, kafkaUsers } from '../api/v1alpha1/index.ts';
 import type { KafkaConnection, KafkaUser } from '../api/v1alpha1/index.ts';
@@ -7,7 +7,7 @@ import { checkAclRules, resolveKafkaName, tenancyError } from '../kafka/tenancy.
 import type { KafkaAclRule } from '../kafka/types.ts';
 import { CLUSTER_RESOURCE_NAME, desiredAclBindings, desiredQuotas, scramMechanismOf } from '../kafka/user-plan.ts';
 import type { ConnectionResolver } from './connection-resolver.ts';
-import { credentialData, credentialsSecret, generatedSecretName, generatePassword, ownedBy } from './credentials-secret.ts';
+import { credentialData, credentialsSecret, generatedSecretName, generatePassword } from './credentials-secret.ts';
 import { CONNECTION_INDEX, FINALIZER } from './kafkatopic.reconciler.ts';
 import { KafkaUserAdapter } from './kafkauser.adapter.ts';
 import type { DesiredKafkaUser, ObservedKafkaUser } from './kafkauser.adapter.ts';
@@ -134,7 +134,7 @@ export class KafkaUserReconciler implements Reconciler<KafkaUser> {
       if (ref === undefined) throw new Error(`the generated Secret ${namespace}/${name} is not there yet`);
       throw new TerminalError(`Secret ${namespace}/${name} named by authentication.passwordSecretRef does not exist`, 'SecretNotFound');
     }
-    if (ref === undefined && !ownedBy(secret, user.metadata.uid ?? '')) {
+    if (ref === undefined && !isControlledBy(secret, user.metadata.uid ?? '')) {
       throw new TerminalError(`Secret ${namespace}/${name} exists and does not belong to this KafkaUser; set authentication.passwordSecretRef to use it`, 'SecretConflict');
     }
     const password = secretValue(secret, key);
@@ -174,7 +174,7 @@ export class KafkaUserReconciler implements Reconciler<KafkaUser> {
         return; // created meanwhile; the next reconcile reads it
       }
     }
-    if (!ownedBy(existing, user.metadata.uid ?? '')) return;
+    if (!isControlledBy(existing, user.metadata.uid ?? '')) return;
     const password = secretValue(existing, 'password');
     if (password === undefined || password === '') return;
     const data = credentialData({ ...values, password });

@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import type { V1Secret } from '@kubernetes/client-node';
 import type { Client, Controller, DeleteTarget, ExternalAdapter, ExternalContext, ExternalObservation } from '@domain-operators/reconcile';
-import { bySecretRef, coreTypes, isAlreadyExists, objectKey, requestFor, TerminalError } from '@domain-operators/reconcile';
+import { bySecretRef, coreTypes, isAlreadyExists, isControlledBy, objectKey, requestFor, TerminalError } from '@domain-operators/reconcile';
 import type { OpenSearchUser } from '../api/v1alpha1/index.ts';
 import { openSearchUsers } from '../api/v1alpha1/index.ts';
 import type { ObservedUser, UserPlan } from '../opensearch/security-plan.ts';
@@ -54,11 +54,6 @@ export function generatePassword(): string {
   return `${randomBytes(24).toString('base64url')}-Aa1`;
 }
 
-/** True when `uid` is the controller owner of `secret`. Pure. */
-function controlledBy(secret: V1Secret, uid: string): boolean {
-  return (secret.metadata?.ownerReferences ?? []).some((ref) => ref.controller === true && ref.uid === uid && uid !== '');
-}
-
 /** What the user kind reads and writes besides OpenSearch. */
 export interface UserDeps {
   readonly connections: Connections;
@@ -87,7 +82,7 @@ export async function userDesired(deps: UserDeps, object: OpenSearchUser, signal
     }
     secret = await createGeneratedSecret(deps.client, object, scope.name, source.secretName, signal);
   }
-  if (source.generated && !controlledBy(secret, object.metadata.uid ?? '')) {
+  if (source.generated && !isControlledBy(secret, object.metadata.uid ?? '')) {
     throw new TerminalError(`Secret ${namespace}/${source.secretName} exists and does not belong to this OpenSearchUser; set passwordSecretRef to use it`, 'SecretConflict');
   }
   return {
