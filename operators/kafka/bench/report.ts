@@ -56,6 +56,8 @@ export interface KafkaBenchReport {
     readonly peakRssMiB: number;
     /** `VmRSS` of the operator at the end of the steady-state window. */
     readonly steadyRssMiB: number;
+    /** `nodejs_heap_size_used_bytes` on the operator's `/metrics` at the end of the steady-state window, in MiB. */
+    readonly steadyHeapUsedMiB: number;
     readonly reconciles: number;
     /** Writes by the operator's ServiceAccount from the first create until all Ready, by `verb resource`. */
     readonly apiserverWrites: Readonly<Record<string, number>>;
@@ -134,7 +136,7 @@ export function formatReport(r: KafkaBenchReport): string {
     `reconciles: ${o.reconciles}; apiserver writes by the operator until all Ready: ${Object.entries(o.apiserverWrites).map(([what, n]) => `${what} ${n}`).join(', ')}`,
     `apiserver write rate sustained (${r.topics} creates + the operator's writes) / ${fixed(o.allReadySeconds)} s: ${fixed(o.apiserverWritesPerSecond, 0)} writes/s`,
     `CPU seconds from the first create until all Ready (${fixed(r.machine.cpus * o.allReadySeconds)} available on ${r.machine.cpus} CPUs): ${cpuList(o.cpuSeconds)}; the broker was idle again after ${fixed(o.kafkaBusySeconds)} s (${fixed(o.kafkaCpuSecondsUntilIdle)} CPU s)`,
-    `operator memory: peak RSS (VmHWM) ${fixed(o.peakRssMiB, 1)} MiB; RSS at the end of the steady state ${fixed(o.steadyRssMiB, 1)} MiB`,
+    `operator memory: peak RSS (VmHWM) ${fixed(o.peakRssMiB, 1)} MiB; RSS at the end of the steady state ${fixed(o.steadyRssMiB, 1)} MiB, of it V8 heap in use ${fixed(o.steadyHeapUsedMiB, 1)} MiB`,
     '',
     `steady state: ${s.windowSeconds} s window starting ${s.startedSecondsAfterReady} s after all Ready (it spans the 120 s ± 10 % drift check of every topic)`,
     `  KafkaTopic reconciles in the window: ${s.topicReconciles}; admin requests: ${s.adminRequests}`,

@@ -277,6 +277,7 @@ async function main(): Promise<void> {
         adminRequests: adminRequestsBetween(metricsBefore, metricsAfter, TOPICS),
         peakRssMiB: rss,
         steadyRssMiB: steadyRss,
+        steadyHeapUsedMiB: Math.round((metricSum(steadyMetricsAfter, 'nodejs_heap_size_used_bytes') / 2 ** 20) * 10) / 10,
         reconciles:
           metricSum(metricsAfter, 'controller_runtime_reconcile_total', { controller: 'kafkatopic' }) -
           metricSum(metricsBefore, 'controller_runtime_reconcile_total', { controller: 'kafkatopic' }),
