@@ -81,3 +81,26 @@ describe('KafkaTopicAdapter.observe', () => {
     expect(observed).toMatchObject({ exists: true, upToDate: false, observed: { plan: { kind: 'refused', reason: 'InvalidReplicationFactor' } } });
   });
 });
+
+describe('KafkaTopicAdapter.forget', () => {
+  it('drops the reassignment mark and the facts of a resource that is gone', async () => {
+    const clients = {
+      topics: {
+        describeTopic: () => Promise.resolve({ name: 'orders', topicId: 'id', partitions: [{ partition: 0, replicas: [1], leader: 1 }] }),
+        describeTopicConfigs: () => Promise.resolve([]),
+      },
+      admin: { listReassignments: () => Promise.resolve([]), reassignPartitions: () => Promise.resolve() },
+      clusterInfo: () => Promise.resolve({ clusterId: 'c', controllerId: 1, brokers: [1, 2].map((id) => ({ id, host: 'h', port: 1 })) }),
+    } as unknown as ClusterClients;
+    const adapter = new KafkaTopicAdapter({ resolver: { connection: () => ({}) as KafkaConnection, clients: () => Promise.resolve(clients) }, events });
+    const wanted = { ...desired, partitions: 1, replicationFactor: 2 };
+    const observation = await adapter.observe(wanted, context);
+    if (!observation.exists) throw new Error('the topic should exist');
+    await adapter.update(wanted, observation.observed, context);
+    expect(adapter.isReassigning('u1')).toBe(true);
+
+    adapter.forget('u1');
+    expect(adapter.isReassigning('u1')).toBe(false);
+    expect(adapter.takeStatusFields(context.object)).toBeUndefined();
+  });
+});

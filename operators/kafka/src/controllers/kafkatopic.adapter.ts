@@ -73,6 +73,12 @@ export class KafkaTopicAdapter implements ExternalAdapter<KafkaTopic, DesiredKaf
     };
   }
 
+  /** Forgets everything kept for the resource `uid` (call when it is gone: a `Retain` topic is never seen deleting). */
+  forget(uid: string): void {
+    this.#facts.delete(uid);
+    this.#reassigning.delete(uid);
+  }
+
   /** Whether the last observe or update of the resource `uid` saw (or started) a replication factor change. */
   isReassigning(uid: string): boolean {
     return this.#reassigning.has(uid);

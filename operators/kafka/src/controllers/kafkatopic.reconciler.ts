@@ -78,6 +78,14 @@ export class KafkaTopicReconciler implements Reconciler<KafkaTopic> {
     );
   }
 
+  /**
+   * Forgets what is kept in memory for `topic`; call it when the cache reports the resource deleted (a `Retain` topic
+   * carries no finalizer, so its reconciler never sees it go).
+   */
+  forget(topic: KafkaTopic): void {
+    this.#adapter.forget(topic.metadata.uid ?? '');
+  }
+
   /** See the class comment. */
   async reconcile(object: KafkaTopic, context: ReconcileContext): Promise<Result> {
     const result = await this.#inner.reconcile(object, context);
