@@ -9,8 +9,9 @@
 //   4. steady state: apiserver writes by the operator's ServiceAccount during 60 s (audit log), in a window that
 //      spans every topic's periodic drift check;
 //   5. writes the JSON to .reports/bench/kafka-operator.json and prints the report.
-// `BENCH_TOPICS=4000` runs the same with 4,000 topics (report in kafka-operator-4000.json), the size where Strimzi's
-// users report trouble.
+// `BENCH_TOPICS=4000 BENCH_PARTITIONS=1` runs the same with 4,000 single-partition topics (report in
+// kafka-operator-4000x1.json), the size where Strimzi's users report trouble (with 3 partitions each, testenv's broker
+// runs out of its 512 MiB heap).
 import { readFile, mkdir, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -31,7 +32,8 @@ import type { KafkaBenchReport } from './report.ts';
 
 /** KafkaTopics per run: 1,000 (the issue's figure), or `BENCH_TOPICS` for a scale run (its report gets its own file). */
 const TOPICS = benchTopics(process.env['BENCH_TOPICS']);
-const PARTITIONS = 3;
+/** Partitions per topic: 3, or `BENCH_PARTITIONS` (a 4,000-topic run uses 1: testenv's broker has a 512 MiB heap). */
+const PARTITIONS = benchPartitions(process.env['BENCH_PARTITIONS']);
 const CONFIG = { 'retention.ms': '86400000' };
 const BATCH = 100;
 const FLOOR_ROUNDS = 3;
@@ -46,6 +48,13 @@ function benchTopics(text: string | undefined): number {
   const topics = Number(text);
   if (!Number.isInteger(topics) || topics < 100 || topics > 20_000) throw new Error(`BENCH_TOPICS must be a whole number from 100 to 20000, got ${text}`);
   return topics;
+}
+
+function benchPartitions(text: string | undefined): number {
+  if (text === undefined || text === '') return 3;
+  const partitions = Number(text);
+  if (!Number.isInteger(partitions) || partitions < 1 || partitions > 12) throw new Error(`BENCH_PARTITIONS must be a whole number from 1 to 12, got ${text}`);
+  return partitions;
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -300,7 +309,8 @@ async function main(): Promise<void> {
       },
       verdicts: { ratio: ratio <= RATIO_TARGET ? 'met' : 'missed', steadyStateWrites: steadyTotal === 0 ? 'met' : 'missed' },
     };
-    const out = join(resolvePaths().root, '.reports', 'bench', TOPICS === 1_000 ? 'kafka-operator.json' : `kafka-operator-${String(TOPICS)}.json`);
+    const standard = TOPICS === 1_000 && PARTITIONS === 3;
+    const out = join(resolvePaths().root, '.reports', 'bench', standard ? 'kafka-operator.json' : `kafka-operator-${String(TOPICS)}x${String(PARTITIONS)}.json`);
     await mkdir(join(resolvePaths().root, '.reports', 'bench'), { recursive: true });
     await writeFile(out, `${JSON.stringify(report, null, 2)}\n`);
     console.log(formatReport(report));
