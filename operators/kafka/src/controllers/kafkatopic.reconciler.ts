@@ -1,24 +1,20 @@
-import { ExternalResourceReconciler, finalizerRunner, patchStatusIfChanged, Result } from '@domain-operators/reconcile';
-import type { ClaimIndex, Client, ReconcileContext, Reconciler, Recorder, Store } from '@domain-operators/reconcile';
+import { ExternalResourceReconciler, Result } from '@domain-operators/reconcile';
+import type { Client, ReconcileContext, Reconciler, Recorder, Store } from '@domain-operators/reconcile';
 import { GROUP, kafkaTopics } from '../api/v1alpha1/index.ts';
 import type { KafkaTopic } from '../api/v1alpha1/index.ts';
 import { resolveKafkaName, tenancyError } from '../kafka/tenancy.ts';
 import type { ConnectionResolver } from './connection-resolver.ts';
+import { claimsOnConnection, kafkaExternalDeps } from './external-parts.ts';
 import { KafkaTopicAdapter } from './kafkatopic.adapter.ts';
 import type { DesiredKafkaTopic, ObservedKafkaTopic } from './kafkatopic.adapter.ts';
 
-/** The finalizer the operator puts on KafkaTopics and KafkaUsers. */
-export const FINALIZER = `${GROUP}/finalizer`;
-
-/** Name of the KafkaTopic and KafkaUser store index by connection name (`byConnection` in setup.ts). */
-export const CONNECTION_INDEX = 'connection';
 
 /** Dependencies of a {@link KafkaTopicReconciler}. */
 export interface KafkaTopicReconcilerDeps {
   readonly client: Client;
   readonly resolver: ConnectionResolver;
   readonly events: Recorder;
-  /** The KafkaTopic cache, with `byConnection` registered as {@link CONNECTION_INDEX}; read lazily. */
+  /** The KafkaTopic cache, with `byConnection` registered as `connection` (CONNECTION_INDEX); read lazily. */
   readonly topics: { readonly store: Store<KafkaTopic> };
   readonly now?: () => Date;
   readonly random?: () => number;
@@ -55,15 +51,7 @@ export class KafkaTopicReconciler implements Reconciler<KafkaTopic> {
     this.#adapter = new KafkaTopicAdapter({ resolver: deps.resolver, events: deps.events });
     const type = kafkaTopics.type;
     this.#inner = new ExternalResourceReconciler<KafkaTopic, DesiredKafkaTopic, ObservedKafkaTopic>(
-      {
-        adapter: this.#adapter,
-        claims: this.#claims(),
-        finalizer: finalizerRunner(FINALIZER, { client: deps.client, type, recorder: deps.events, group: GROUP }),
-        status: { patchStatus: (object, desired, now) => patchStatusIfChanged(deps.client, type, object, desired, { now }) },
-        events: deps.events,
-        ...(deps.now !== undefined && { now: deps.now }),
-        ...(deps.random !== undefined && { random: deps.random }),
-      },
+      kafkaExternalDeps(deps, type, this.#adapter, claimsOnConnection(() => deps.topics.store, (object) => this.externalName(object))),
       {
         annotationPrefix: GROUP,
         externalName: (topic) => this.externalName(topic),
@@ -126,19 +114,4 @@ export class KafkaTopicReconciler implements Reconciler<KafkaTopic> {
     return resolved.value;
   }
 
-  /** KafkaTopics of the same connection whose external name is `externalName`: at most a few, found by index. */
-  #claims(): ClaimIndex<KafkaTopic> {
-    return {
-      claimants: (externalName) => {
-        const connection = externalName.slice(0, externalName.indexOf('/'));
-        return this.#deps.topics.store.byIndex(CONNECTION_INDEX, connection).filter((topic) => {
-          try {
-            return this.externalName(topic) === externalName;
-          } catch {
-            return false;
-          }
-        });
-      },
-    };
-  }
 }

@@ -1,6 +1,6 @@
 import type { V1Secret } from '@kubernetes/client-node';
-import { coreTypes, errorFields, ExternalResourceReconciler, finalizerRunner, isAlreadyExists, isControlledBy, patchStatusIfChanged, TerminalError } from '@domain-operators/reconcile';
-import type { ClaimIndex, Client, ReconcileContext, Reconciler, Recorder, Result, Store } from '@domain-operators/reconcile';
+import { coreTypes, errorFields, ExternalResourceReconciler, isAlreadyExists, isControlledBy, patchStatusIfChanged, TerminalError } from '@domain-operators/reconcile';
+import type { Client, ReconcileContext, Reconciler, Recorder, Result, Store } from '@domain-operators/reconcile';
 import { GROUP, kafkaUsers } from '../api/v1alpha1/index.ts';
 import type { KafkaConnection, KafkaUser } from '../api/v1alpha1/index.ts';
 import { checkAclRules, resolveKafkaName, tenancyError } from '../kafka/tenancy.ts';
@@ -8,7 +8,7 @@ import type { KafkaAclRule } from '../kafka/types.ts';
 import { CLUSTER_RESOURCE_NAME, desiredAclBindings, desiredQuotas, scramMechanismOf } from '../kafka/user-plan.ts';
 import type { ConnectionResolver } from './connection-resolver.ts';
 import { credentialData, credentialsSecret, generatedSecretName, generatePassword } from './credentials-secret.ts';
-import { CONNECTION_INDEX, FINALIZER } from './kafkatopic.reconciler.ts';
+import { claimsOnConnection, kafkaExternalDeps } from './external-parts.ts';
 import { KafkaUserAdapter } from './kafkauser.adapter.ts';
 import type { DesiredKafkaUser, ObservedKafkaUser } from './kafkauser.adapter.ts';
 import type { SecretSource } from './secret-source.ts';
@@ -59,15 +59,7 @@ export class KafkaUserReconciler implements Reconciler<KafkaUser> {
     this.#adapter = new KafkaUserAdapter({ resolver: deps.resolver, events: deps.events });
     const type = kafkaUsers.type;
     this.#inner = new ExternalResourceReconciler<KafkaUser, DesiredKafkaUser, ObservedKafkaUser>(
-      {
-        adapter: this.#adapter,
-        claims: this.#claims(),
-        finalizer: finalizerRunner(FINALIZER, { client: deps.client, type, recorder: deps.events, group: GROUP }),
-        status: { patchStatus: (object, desired, now) => patchStatusIfChanged(deps.client, type, object, desired, { now }) },
-        events: deps.events,
-        ...(deps.now !== undefined && { now: deps.now }),
-        ...(deps.random !== undefined && { random: deps.random }),
-      },
+      kafkaExternalDeps(deps, type, this.#adapter, claimsOnConnection(() => deps.users.store, (object) => this.externalName(object))),
       {
         annotationPrefix: GROUP,
         externalName: (user) => this.externalName(user),
@@ -198,20 +190,5 @@ export class KafkaUserReconciler implements Reconciler<KafkaUser> {
     } catch (err) {
       context.log.warn(errorFields(err), 'could not write the user facts to status');
     }
-  }
-
-  #claims(): ClaimIndex<KafkaUser> {
-    return {
-      claimants: (externalName) => {
-        const connection = externalName.slice(0, externalName.indexOf('/'));
-        return this.#deps.users.store.byIndex(CONNECTION_INDEX, connection).filter((user) => {
-          try {
-            return this.externalName(user) === externalName;
-          } catch {
-            return false;
-          }
-        });
-      },
-    };
   }
 }
