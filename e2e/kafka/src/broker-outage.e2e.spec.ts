@@ -2,13 +2,11 @@
 // meanwhile waits with the same reason, and after SIGCONT both are Ready again by themselves. The broker is resumed
 // in `finally`, whatever happens. It freezes testenv's broker process, so it skips itself on an existing cluster
 // (`$E2E_KUBECONFIG`, kind in hosted CI), where the broker is a Pod this suite does not control.
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { adminClient, eventually, freshNamespace, randomSuffix, startOperator, targetsExistingCluster, waitForCondition } from '@domain-operators/e2e-harness';
 import type { OperatorProcess } from '@domain-operators/e2e-harness';
 import { kafkaConnections, kafkaTopics } from './api.ts';
 import type { Client } from '@domain-operators/reconcile';
-import { resolvePaths } from '@domain-operators/testenv';
+import { kafkaBrokerPid } from '@domain-operators/testenv';
 import type { KafkaInfo } from '@domain-operators/testenv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanUp, createConnection, kafkaUnderTest, topicResource, waitForReason } from './fixtures.ts';
@@ -43,8 +41,8 @@ afterAll(async () => {
 });
 
 async function brokerPid(): Promise<number> {
-  const pid = Number((await readFile(join(resolvePaths().runDir, 'kafka', 'kafka.pid'), 'utf8')).trim());
-  if (!Number.isInteger(pid) || pid <= 1) throw new Error(`no usable Kafka pid: ${pid}`);
+  const pid = await kafkaBrokerPid();
+  if (pid === undefined) throw new Error('testenv\u2019s Kafka broker does not run');
   return pid;
 }
 

@@ -12,6 +12,7 @@ export { resolvePaths } from './paths.ts';
 export type { TestenvPaths } from './paths.ts';
 export { ensureTestEnv } from './ensure.ts';
 export { downKafkaPair, stopKafkaPairBroker, upKafkaPair } from './kafka-pair.ts';
+export { kafkaBrokerPid } from './kafka-pid.ts';
 export type { KafkaPairOptions } from './kafka-pair.ts';
 export { controlPlanePids } from './control-plane/pids.ts';
 export type { ControlPlanePids } from './control-plane/pids.ts';

@@ -1,9 +1,7 @@
 // CPU accounting for the Kafka operator benchmark: which process of the one machine spent the time.
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { cpuSecondsOf } from '@domain-operators/e2e-harness';
 import type { OperatorProcess } from '@domain-operators/e2e-harness';
-import { controlPlanePids, resolvePaths } from '@domain-operators/testenv';
+import { controlPlanePids, kafkaBrokerPid, resolvePaths } from '@domain-operators/testenv';
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -13,12 +11,11 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
  */
 export async function measuredPids(operator?: OperatorProcess): Promise<Record<string, number>> {
   const control = await controlPlanePids(resolvePaths());
-  const kafkaPid = Number((await readFile(join(resolvePaths().runDir, 'kafka', 'kafka.pid'), 'utf8').catch(() => '')).trim());
   const pids: Record<string, number | undefined> = {
     ...(operator !== undefined && { operator: operator.pid() }),
     'kube-apiserver': control.apiserver,
     etcd: control.etcd,
-    kafka: Number.isInteger(kafkaPid) && kafkaPid > 1 ? kafkaPid : undefined,
+    kafka: await kafkaBrokerPid(),
   };
   return Object.fromEntries(Object.entries(pids).filter((entry): entry is [string, number] => entry[1] !== undefined));
 }

@@ -1,11 +1,9 @@
 // KafkaConnection against the real broker: Ready with the cluster's identity, AuthenticationFailed for a wrong
 // password, and KafkaUnavailable while the broker is frozen (SIGSTOP), back to Ready after SIGCONT, with the topics
 // of the connection following it. The broker is always resumed, whatever happens.
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { Client } from '@domain-operators/reconcile';
 import { coreTypes } from '@domain-operators/reconcile';
-import { resolvePaths } from '@domain-operators/testenv';
+import { kafkaBrokerPid } from '@domain-operators/testenv';
 import type { KafkaInfo } from '@domain-operators/testenv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kafkaConnections, kafkaTopics } from '../api/v1alpha1/index.ts';
@@ -59,7 +57,7 @@ describe('KafkaConnection against the real broker', () => {
   });
 
   it('goes to KafkaUnavailable while the broker is frozen, and back to Ready with its topics afterwards', async () => {
-    const pid = Number((await readFile(join(resolvePaths().runDir, 'kafka', 'kafka.pid'), 'utf8')).trim());
+    const pid = (await kafkaBrokerPid()) ?? 0;
     expect(pid).toBeGreaterThan(1);
     await readyReason(good, 'True', 'Connected');
     const started = Date.now();
