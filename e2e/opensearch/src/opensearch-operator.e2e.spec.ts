@@ -503,7 +503,11 @@ describe('the OpenSearch operator as a process, against the real apiserver and O
     await client.delete(openSearchRoles, { namespace, name: 'reader' });
     await waitGone(client, openSearchIndices, namespace, 'kept');
     await waitGone(client, openSearchRoles, namespace, 'reader');
-    const notes = (await client.listAll(eventType, { namespace })).filter((event) => event.reason === 'ConnectionGone').map((event) => event.note ?? '');
+    // Events are sent from a queue after the finalizer is released: wait for both rather than read once.
+    const notes = await eventually('two ConnectionGone Events', 30_000, async () => {
+      const found = (await client.listAll(eventType, { namespace })).filter((event) => event.reason === 'ConnectionGone').map((event) => event.note ?? '');
+      return found.length >= 2 ? found : undefined;
+    });
     expect(notes.sort()).toEqual([
       `OpenSearchConnection "${gone}" no longer exists; ${namespace}-kept was not deleted from OpenSearch`,
       `OpenSearchConnection "${gone}" no longer exists; ${namespace}-reader was not deleted from OpenSearch`,
