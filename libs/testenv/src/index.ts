@@ -16,3 +16,4 @@ export { kafkaBrokerPid } from './kafka-pid.ts';
 export type { KafkaPairOptions } from './kafka-pair.ts';
 export { controlPlanePids } from './control-plane/pids.ts';
 export type { ControlPlanePids } from './control-plane/pids.ts';
+export { ensureNodeAddonBinaries, type NodeAddonBinaries } from './node-build/addon-binaries.ts';
