@@ -7,6 +7,7 @@ import { ensureBinaries } from './build.ts';
 import { etcdArgs, etcdHealthUrl } from './etcd.ts';
 import { apiserverUrl, kubeApiserverArgs } from './kube-apiserver.ts';
 import { controllerManagerHealthUrl, kubeControllerManagerArgs } from './kube-controller-manager.ts';
+import { kubeSchedulerArgs, schedulerHealthUrl } from './kube-scheduler.ts';
 import { renderKubeconfig } from './kubeconfig.ts';
 import { controlPlaneLayout, controlPlanePorts, type ControlPlaneLayout } from './layout.ts';
 import { executableNames, ownedPid } from './pids.ts';
@@ -27,12 +28,12 @@ interface Daemon {
 }
 
 /**
- * The Kubernetes control plane as local processes: etcd, kube-apiserver and kube-controller-manager,
+ * The Kubernetes control plane as local processes: etcd, kube-apiserver, kube-controller-manager and kube-scheduler,
  * built from the Go module in `libs/testenv/go` (cached by version) and reached with the admin kubeconfig
- * at `.testenv/kubeconfig`. Nothing schedules or runs Pods.
+ * at `.testenv/kubeconfig`. The node (`../node/`) runs the Pods.
  *
  * `up` is idempotent per process: each one that runs and answers is kept, each one that does not is
- * (re)started, in dependency order. `down` stops all three and wipes etcd's data and the audit log, so the
+ * (re)started, in dependency order. `down` stops all four and wipes etcd's data and the audit log, so the
  * next `up` starts from an empty cluster; the PKI and kubeconfig are kept and stay valid.
  */
 export const apiserverComponent: Component<ApiserverInfo> = {
@@ -89,7 +90,22 @@ export const apiserverComponent: Component<ApiserverInfo> = {
       readyTimeoutMs: 90_000,
     };
 
-    for (const daemon of [etcd, apiserver, controllerManager]) await ensureRunning(ctx, daemon);
+    const scheduler: Daemon = {
+      name: 'kube-scheduler',
+      spec: daemonSpec(
+        'kube-scheduler',
+        binaries.kubeScheduler,
+        kubeSchedulerArgs({ pki, kubeconfig: layout.schedulerKubeconfig }),
+        layout.logFiles.scheduler,
+        layout.pidFiles.scheduler,
+      ),
+      executable: executableNames.scheduler,
+      port: controlPlanePorts.scheduler,
+      ready: () => answers200(schedulerHealthUrl, { caFile: pki.caCert }),
+      readyTimeoutMs: 60_000,
+    };
+
+    for (const daemon of [etcd, apiserver, controllerManager, scheduler]) await ensureRunning(ctx, daemon);
     return {
       kubeconfig: layout.adminKubeconfig,
       kubernetesVersion: await servedVersion(pki),
@@ -102,6 +118,7 @@ export const apiserverComponent: Component<ApiserverInfo> = {
   async down(ctx: ComponentContext): Promise<void> {
     const layout = controlPlaneLayout(ctx.paths);
     // Clients first, storage last, so nothing logs errors about a vanished dependency while stopping.
+    await stopOwned(layout.pidFiles.scheduler, executableNames.scheduler);
     await stopOwned(layout.pidFiles.controllerManager, executableNames.controllerManager);
     await stopOwned(layout.pidFiles.apiserver, executableNames.apiserver);
     await stopOwned(layout.pidFiles.etcd, executableNames.etcd);
@@ -116,12 +133,14 @@ export const apiserverComponent: Component<ApiserverInfo> = {
     const running =
       (await ownedPid(layout.pidFiles.etcd, executableNames.etcd)) !== undefined &&
       (await ownedPid(layout.pidFiles.apiserver, executableNames.apiserver)) !== undefined &&
-      (await ownedPid(layout.pidFiles.controllerManager, executableNames.controllerManager)) !== undefined;
+      (await ownedPid(layout.pidFiles.controllerManager, executableNames.controllerManager)) !== undefined &&
+      (await ownedPid(layout.pidFiles.scheduler, executableNames.scheduler)) !== undefined;
     return (
       running &&
       (await answers200(etcdHealthUrl)) &&
       (await answers200(`${apiserverUrl}/readyz`, adminTls(pki))) &&
-      (await answers200(controllerManagerHealthUrl, { caFile: pki.caCert }))
+      (await answers200(controllerManagerHealthUrl, { caFile: pki.caCert })) &&
+      (await answers200(schedulerHealthUrl, { caFile: pki.caCert }))
     );
   },
 };
@@ -170,16 +189,13 @@ async function writeConfigFiles(layout: ControlPlaneLayout, pki: ControlPlanePki
     await renderKubeconfig({ ...cluster, certFile: pki.adminCert, keyFile: pki.adminKey, userName: 'admin' }),
     { mode: 0o600 },
   );
-  await writeFile(
-    layout.controllerManagerKubeconfig,
-    await renderKubeconfig({
-      ...cluster,
-      certFile: pki.controllerManagerCert,
-      keyFile: pki.controllerManagerKey,
-      userName: 'kube-controller-manager',
-    }),
-    { mode: 0o600 },
-  );
+  const identities = [
+    [layout.controllerManagerKubeconfig, pki.controllerManagerCert, pki.controllerManagerKey, 'kube-controller-manager'],
+    [layout.schedulerKubeconfig, pki.schedulerCert, pki.schedulerKey, 'kube-scheduler'],
+  ] as const;
+  for (const [file, certFile, keyFile, userName] of identities) {
+    await writeFile(file, await renderKubeconfig({ ...cluster, certFile, keyFile, userName }), { mode: 0o600 });
+  }
 }
 
 /** The `gitVersion` that `/version` reports, e.g. `v1.35.8`. */

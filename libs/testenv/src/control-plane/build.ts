@@ -6,18 +6,24 @@ import { runToCompletion } from '../process.ts';
 import type { ControlPlaneLayout } from './layout.ts';
 import { majorMinor, readPinnedVersions, type PinnedVersions } from './versions.ts';
 
-/** Absolute paths of the three control-plane executables, built for the pinned versions. */
+/** Absolute paths of the Kubernetes executables (control plane and node) and etcd, built for the pinned versions. */
 export interface ControlPlaneBinaries {
   readonly versions: PinnedVersions;
   readonly etcd: string;
   readonly kubeApiserver: string;
   readonly kubeControllerManager: string;
+  readonly kubeScheduler: string;
+  readonly kubelet: string;
+  readonly kubeProxy: string;
 }
 
 /** Go packages built, and the file name each gets in the cache. */
 const packages = {
   kubeApiserver: { pkg: 'k8s.io/kubernetes/cmd/kube-apiserver', built: 'kube-apiserver' },
   kubeControllerManager: { pkg: 'k8s.io/kubernetes/cmd/kube-controller-manager', built: 'kube-controller-manager' },
+  kubeScheduler: { pkg: 'k8s.io/kubernetes/cmd/kube-scheduler', built: 'kube-scheduler' },
+  kubelet: { pkg: 'k8s.io/kubernetes/cmd/kubelet', built: 'kubelet' },
+  kubeProxy: { pkg: 'k8s.io/kubernetes/cmd/kube-proxy', built: 'kube-proxy' },
   // The main package of etcd's server module; `go build -o dir/` names it after the path element before `/v3`.
   etcd: { pkg: 'go.etcd.io/etcd/server/v3', built: 'server' },
 } as const;
@@ -30,6 +36,9 @@ export function binaryPaths(cacheDir: string, versions: PinnedVersions): Control
     etcd: join(cacheDir, 'etcd', versions.etcd, 'etcd'),
     kubeApiserver: join(kubeDir, 'kube-apiserver'),
     kubeControllerManager: join(kubeDir, 'kube-controller-manager'),
+    kubeScheduler: join(kubeDir, 'kube-scheduler'),
+    kubelet: join(kubeDir, 'kubelet'),
+    kubeProxy: join(kubeDir, 'kube-proxy'),
   };
 }
 

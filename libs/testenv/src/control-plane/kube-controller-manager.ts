@@ -2,26 +2,14 @@ import { controlPlanePorts } from './layout.ts';
 import type { ControlPlanePki } from './pki.ts';
 
 /**
- * Controllers that make sense without kubelets or a cloud provider. Deliberately absent:
- * `pod-garbage-collector-controller` (it deletes Pods bound to Nodes that do not exist, i.e. every Pod
- * a test binds by hand), node lifecycle/IPAM, and the cloud controllers.
+ * The controllers a default cluster runs: `*` is kube-controller-manager's own default set (every controller but
+ * the bootstrap-token signer and cleaner). With a real node every one of them has something to do here: among
+ * others the resourcequota controller (quota usage, so a ResourceQuota is enforced), disruption (PodDisruptionBudget
+ * status), the persistent-volume binder (claims provisioned by the local-path provisioner), the pod garbage
+ * collector and node lifecycle. The cloud controllers skip themselves without a cloud provider, and node IPAM
+ * without `--allocate-node-cidrs` (host-local IPAM hands out Pod addresses).
  */
-export const controllers = [
-  'garbage-collector-controller',
-  'namespace-controller',
-  'statefulset-controller',
-  'deployment-controller',
-  'replicaset-controller',
-  'serviceaccount-controller',
-  'serviceaccount-token-controller',
-  'endpointslice-controller',
-  // Publishes `kube-root-ca.crt` in every namespace: projected service-account volumes reference it.
-  'root-ca-certificate-publisher-controller',
-  // Fills aggregated ClusterRoles (admin, edit, view) with rules labelled for aggregation, e.g. for CRDs.
-  'clusterrole-aggregation-controller',
-  // Holds a claim's finalizer while a Pod uses it and releases it after, so namespaces with StatefulSet claims finish deleting.
-  'persistentvolumeclaim-protection-controller',
-] as const;
+export const controllers = ['*'] as const;
 
 /** kube-controller-manager's health endpoint (served with the control plane's serving certificate). */
 export const controllerManagerHealthUrl = `https://127.0.0.1:${controlPlanePorts.controllerManager}/healthz`;
@@ -57,6 +45,8 @@ export function kubeControllerManagerArgs(input: KubeControllerManagerArgsInput)
     `--secure-port=${controlPlanePorts.controllerManager}`,
     `--tls-cert-file=${pki.servingCert}`,
     `--tls-private-key-file=${pki.servingKey}`,
+    // Quota usage is recomputed at once after a change; the default full resync (5 min) only repairs missed events.
+    '--concurrent-resource-quota-syncs=5',
     '--kube-api-qps=100',
     '--kube-api-burst=200',
   ];

@@ -7,6 +7,7 @@ export const controlPlanePorts = {
   etcdPeer: 12380,
   apiserver: 16443,
   controllerManager: 10257,
+  scheduler: 10259,
 } as const;
 
 /** Every file and folder the control plane reads or writes, derived from the testenv paths. Pure. */
@@ -25,11 +26,14 @@ export interface ControlPlaneLayout {
   readonly adminKubeconfig: string;
   /** kube-controller-manager's own kubeconfig (identity `system:kube-controller-manager`). */
   readonly controllerManagerKubeconfig: string;
-  readonly pidFiles: { readonly etcd: string; readonly apiserver: string; readonly controllerManager: string };
+  /** kube-scheduler's own kubeconfig (identity `system:kube-scheduler`). */
+  readonly schedulerKubeconfig: string;
+  readonly pidFiles: { readonly etcd: string; readonly apiserver: string; readonly controllerManager: string; readonly scheduler: string };
   readonly logFiles: {
     readonly etcd: string;
     readonly apiserver: string;
     readonly controllerManager: string;
+    readonly scheduler: string;
     /** Output of `go build` when binaries are missing from the cache. */
     readonly build: string;
   };
@@ -49,15 +53,18 @@ export function controlPlaneLayout(paths: TestenvPaths): ControlPlaneLayout {
     auditLog: join(runDir, 'audit.log'),
     adminKubeconfig: join(paths.stateDir, 'kubeconfig'),
     controllerManagerKubeconfig: join(runDir, 'kube-controller-manager.kubeconfig'),
+    schedulerKubeconfig: join(runDir, 'kube-scheduler.kubeconfig'),
     pidFiles: {
       etcd: join(runDir, 'etcd.pid'),
       apiserver: join(runDir, 'kube-apiserver.pid'),
       controllerManager: join(runDir, 'kube-controller-manager.pid'),
+      scheduler: join(runDir, 'kube-scheduler.pid'),
     },
     logFiles: {
       etcd: join(paths.logsDir, 'etcd.log'),
       apiserver: join(paths.logsDir, 'apiserver.log'),
       controllerManager: join(paths.logsDir, 'kube-controller-manager.log'),
+      scheduler: join(paths.logsDir, 'kube-scheduler.log'),
       build: join(paths.logsDir, 'apiserver-build.log'),
     },
     goModuleDir: join(paths.testenvDir, 'go'),

@@ -9,6 +9,7 @@ export const executableNames = {
   etcd: 'etcd',
   apiserver: 'kube-apiserver',
   controllerManager: 'kube-controller-manager',
+  scheduler: 'kube-scheduler',
 } as const;
 
 /** Pids of the running control-plane processes; a member is absent when that process does not run. */

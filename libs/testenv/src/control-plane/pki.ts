@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
+import { KUBERNETES_SERVICE_IP, NODE_IP, NODE_NAME } from '../node/addresses.ts';
 
 const run = promisify(execFile);
 
@@ -21,6 +22,18 @@ export interface ControlPlanePki {
   /** CN=system:kube-controller-manager, bound by the bootstrap RBAC policy. */
   readonly controllerManagerCert: string;
   readonly controllerManagerKey: string;
+  /** CN=system:kube-scheduler, bound by the bootstrap RBAC policy. */
+  readonly schedulerCert: string;
+  readonly schedulerKey: string;
+  /** CN=system:node:<node>, O=system:nodes: the kubelet, checked by the Node authorizer and NodeRestriction. */
+  readonly kubeletCert: string;
+  readonly kubeletKey: string;
+  /** CN=system:kube-proxy, bound to `system:node-proxier` by the bootstrap RBAC policy. */
+  readonly kubeProxyCert: string;
+  readonly kubeProxyKey: string;
+  /** How kube-apiserver authenticates to the kubelet (`kubectl logs`, `exec`): O=system:masters. */
+  readonly apiserverKubeletClientCert: string;
+  readonly apiserverKubeletClientKey: string;
   /** Service-account token signing key pair. */
   readonly serviceAccountKey: string;
   readonly serviceAccountPub: string;
@@ -38,15 +51,27 @@ export function pkiFiles(pkiDir: string): ControlPlanePki {
     adminKey: file('admin.key'),
     controllerManagerCert: file('kube-controller-manager.crt'),
     controllerManagerKey: file('kube-controller-manager.key'),
+    schedulerCert: file('kube-scheduler.crt'),
+    schedulerKey: file('kube-scheduler.key'),
+    kubeletCert: file('kubelet.crt'),
+    kubeletKey: file('kubelet.key'),
+    kubeProxyCert: file('kube-proxy.crt'),
+    kubeProxyKey: file('kube-proxy.key'),
+    apiserverKubeletClientCert: file('apiserver-kubelet-client.crt'),
+    apiserverKubeletClientKey: file('apiserver-kubelet-client.key'),
     serviceAccountKey: file('sa.key'),
     serviceAccountPub: file('sa.pub'),
   };
 }
 
-/** Names the serving certificate answers to: loopback, and the in-cluster names of the `kubernetes` Service. */
+/**
+ * Names the serving certificate answers to: the node's address (where kube-apiserver listens, reachable from Pods),
+ * loopback, the `kubernetes` Service's ClusterIP and its in-cluster names.
+ */
 const servingSubjectAltNames = [
+  `IP:${NODE_IP}`,
   'IP:127.0.0.1',
-  'IP:10.0.0.1',
+  `IP:${KUBERNETES_SERVICE_IP}`,
   'DNS:localhost',
   'DNS:kubernetes',
   'DNS:kubernetes.default',
@@ -83,13 +108,16 @@ export async function ensurePki(pkiDir: string): Promise<ControlPlanePki> {
       ca: { cert: t.clientCaCert, key: join(tmp, 'client-ca.key') },
       extensions: ['extendedKeyUsage=clientAuth'],
     });
-    await leaf({
-      key: t.controllerManagerKey,
-      cert: t.controllerManagerCert,
-      subject: '/CN=system:kube-controller-manager',
-      ca: { cert: t.clientCaCert, key: join(tmp, 'client-ca.key') },
-      extensions: ['extendedKeyUsage=clientAuth'],
-    });
+    const clients: readonly (readonly [string, string, string])[] = [
+      [t.controllerManagerKey, t.controllerManagerCert, '/CN=system:kube-controller-manager'],
+      [t.schedulerKey, t.schedulerCert, '/CN=system:kube-scheduler'],
+      [t.kubeletKey, t.kubeletCert, `/O=system:nodes/CN=system:node:${NODE_NAME}`],
+      [t.kubeProxyKey, t.kubeProxyCert, '/CN=system:kube-proxy'],
+      [t.apiserverKubeletClientKey, t.apiserverKubeletClientCert, '/O=system:masters/CN=kube-apiserver-kubelet-client'],
+    ];
+    for (const [key, cert, subject] of clients) {
+      await leaf({ key, cert, subject, ca: { cert: t.clientCaCert, key: join(tmp, 'client-ca.key') }, extensions: ['extendedKeyUsage=clientAuth'] });
+    }
     await openssl('genpkey', '-algorithm', 'RSA', '-pkeyopt', 'rsa_keygen_bits:2048', '-out', t.serviceAccountKey);
     await openssl('pkey', '-in', t.serviceAccountKey, '-pubout', '-out', t.serviceAccountPub);
     await rm(pkiDir, { recursive: true, force: true });

@@ -35,6 +35,15 @@ describe('renderServerProperties', () => {
   });
 });
 
+describe('a broker whose clients come from Pods', () => {
+  const props = parse(renderServerProperties({ dataDir: '/d', host: '127.0.0.1', clientHost: '10.244.0.1', ports: DEFAULT_KAFKA_PORTS, superUser: 'admin' }));
+
+  it('binds and advertises only the SASL listener on the node address; the PLAINTEXT ones stay on loopback', () => {
+    expect(props.get('listeners')).toBe('CLIENT://10.244.0.1:19092,INTERNAL://127.0.0.1:19093,CONTROLLER://127.0.0.1:19094');
+    expect(props.get('advertised.listeners')).toBe('CLIENT://10.244.0.1:19092,INTERNAL://127.0.0.1:19093');
+  });
+});
+
 describe('a broker-only node of the same cluster', () => {
   const ports = nodePorts(DEFAULT_KAFKA_PORTS, 2);
   const props = parse(renderServerProperties({ dataDir: '/d2', host: '127.0.0.1', ports, superUser: 'admin', nodeId: 2 }));

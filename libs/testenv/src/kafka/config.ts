@@ -28,8 +28,13 @@ export function nodePorts(ports: KafkaPorts, nodeId: number): KafkaPorts {
 export interface BrokerConfigInput {
   /** Absolute path of the log and metadata directory. */
   readonly dataDir: string;
-  /** Loopback address every listener binds to, e.g. `127.0.0.1`. */
+  /** Loopback address the INTERNAL and CONTROLLER listeners bind to, e.g. `127.0.0.1`. */
   readonly host: string;
+  /**
+   * Address the CLIENT listener binds to and advertises: the node's bridge address, so the operators in Pods and
+   * tests on the host reach the same listener. Defaults to `host`.
+   */
+  readonly clientHost?: string;
   /** This node's listeners ({@link nodePorts}); `controller` is always node 1's. */
   readonly ports: KafkaPorts;
   /**
@@ -47,8 +52,8 @@ export const SCRAM_MECHANISMS = ['SCRAM-SHA-512', 'SCRAM-SHA-256'] as const;
 const SCRAM_LOGIN_MODULE = 'org.apache.kafka.common.security.scram.ScramLoginModule';
 
 /** The `host:port` clients bootstrap from (the SASL listener). Pure. */
-export function clientBootstrap(input: Pick<BrokerConfigInput, 'host' | 'ports'>): string {
-  return `${input.host}:${input.ports.client}`;
+export function clientBootstrap(input: Pick<BrokerConfigInput, 'host' | 'clientHost' | 'ports'>): string {
+  return `${input.clientHost ?? input.host}:${input.ports.client}`;
 }
 
 /**
@@ -58,7 +63,8 @@ export function clientBootstrap(input: Pick<BrokerConfigInput, 'host' | 'ports'>
  * Security model: clients reach only the SASL/SCRAM listener, where the StandardAuthorizer applies ACLs
  * and unknown resources are denied. The INTERNAL and CONTROLLER listeners are PLAINTEXT, so their
  * connections are `User:ANONYMOUS`; broker-to-controller RPCs need CLUSTER_ACTION, hence ANONYMOUS is a
- * super user. That is safe here because both listeners bind to loopback and are never returned to a
+ * super user. That is safe here because both listeners bind to loopback (only CLIENT is on the node's bridge
+ * address) and are never returned to a
  * client: a Metadata response lists only endpoints of the listener the request arrived on (CLIENT), and
  * the controller listener is never advertised at all. SCRAM cannot secure the controller listener since
  * the credentials themselves live in the metadata log the controller serves. The price: any local process
@@ -70,7 +76,7 @@ export function renderServerProperties(input: BrokerConfigInput): string {
   const nodeId = input.nodeId ?? 1;
   const controller = nodeId === 1;
   const jaas = `${SCRAM_LOGIN_MODULE} required;`;
-  const brokerListeners = `CLIENT://${host}:${ports.client},INTERNAL://${host}:${ports.internal}`;
+  const brokerListeners = `CLIENT://${clientBootstrap(input)},INTERNAL://${host}:${ports.internal}`;
   const lines: readonly (readonly [string, string | number])[] = [
     ['process.roles', controller ? 'broker,controller' : 'broker'],
     ['node.id', nodeId],

@@ -1,3 +1,4 @@
+import { NODE_IP } from '../node/addresses.ts';
 import { chmod, mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Component, ComponentContext } from '../component.ts';
@@ -61,6 +62,8 @@ interface KafkaFiles {
 }
 
 const HOST = '127.0.0.1';
+/** The CLIENT listener's address: Pods reach the broker on the node's bridge address. */
+const CLIENT_HOST = NODE_IP;
 const SUPER_USER = 'admin';
 const PROBE_TIMEOUT_MS = 5_000;
 
@@ -156,11 +159,11 @@ export function createKafkaComponent(options: KafkaComponentOptions = {}): Compo
   }
 
   async function startNode(build: KafkaBuild, files: KafkaFiles, node: NodeFiles, state: KafkaState): Promise<void> {
-    const bootstrap = clientBootstrap({ host: HOST, ports: node.ports });
+    const bootstrap = clientBootstrap({ host: HOST, clientHost: CLIENT_HOST, ports: node.ports });
     await mkdir(node.dataDir, { recursive: true });
     await writeFile(
       node.serverProperties,
-      renderServerProperties({ dataDir: node.dataDir, host: HOST, ports: node.ports, superUser: SUPER_USER, nodeId: node.nodeId }),
+      renderServerProperties({ dataDir: node.dataDir, host: HOST, clientHost: CLIENT_HOST, ports: node.ports, superUser: SUPER_USER, nodeId: node.nodeId }),
     );
     await writeSecretFile(node.adminProperties, renderClientProperties(bootstrap, state.info.superUser));
     await format(build, files, node, state);
@@ -196,7 +199,7 @@ export function createKafkaComponent(options: KafkaComponentOptions = {}): Compo
     const state: KafkaState = {
       clusterId: generateClusterId(),
       info: {
-        bootstrapServers: files.nodes.map((node) => clientBootstrap({ host: HOST, ports: node.ports })),
+        bootstrapServers: files.nodes.map((node) => clientBootstrap({ host: HOST, clientHost: CLIENT_HOST, ports: node.ports })),
         superUser: { username: SUPER_USER, password: generatePassword(), mechanism: 'SCRAM-SHA-512' },
         version,
       },
@@ -205,7 +208,7 @@ export function createKafkaComponent(options: KafkaComponentOptions = {}): Compo
     await chmod(files.dir, 0o700);
     await writeKafkaState(files.stateFile, state);
     for (const node of files.nodes) {
-      ctx.progress(`starting Kafka ${version} node ${node.nodeId} on ${clientBootstrap({ host: HOST, ports: node.ports })}`);
+      ctx.progress(`starting Kafka ${version} node ${node.nodeId} on ${clientBootstrap({ host: HOST, clientHost: CLIENT_HOST, ports: node.ports })}`);
       await startNode(build, files, node, state);
     }
     return state.info;

@@ -1,3 +1,4 @@
+import { NODE_IP } from '../node/addresses.ts';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -27,7 +28,8 @@ const STOP_GRACE_MS = 30_000;
 
 /**
  * A single OpenSearch node with the security plugin, run from Maven Central jars by the testenv launcher on
- * `http://127.0.0.1:19200` (basic authentication; transport TLS on 19300).
+ * `http://10.244.0.1:19200` on the node's bridge address, for Pods and host processes alike (basic authentication;
+ * transport TLS on 127.0.0.1:19300).
  *
  * `up` is idempotent: a running node is only waited for. On a first `up` it builds (cached), makes the CA and
  * node certificate, picks a random admin password (kept in `.testenv/run/opensearch/info.json`, mode 0600,
@@ -61,7 +63,7 @@ async function up(ctx: ComponentContext): Promise<OpenSearchInfo> {
     await rm(layout.adminHashFile, { force: true });
   }
   const info: OpenSearchInfo = {
-    url: `http://127.0.0.1:${OPENSEARCH_HTTP_PORT}`,
+    url: `http://${NODE_IP}:${OPENSEARCH_HTTP_PORT}`,
     adminUser: { username: OPENSEARCH_ADMIN_USER, password: stored?.adminUser.password ?? randomPassword() },
     version: OPENSEARCH_VERSION,
     ism: false,
@@ -129,6 +131,7 @@ async function writeNodeConfig(
   const nodeSettings = renderNodeSettings({
     dataDir: layout.dataDir,
     httpPort: OPENSEARCH_HTTP_PORT,
+    httpHost: NODE_IP,
     transportPort: OPENSEARCH_TRANSPORT_PORT,
     ...certs,
   });

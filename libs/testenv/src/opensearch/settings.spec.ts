@@ -5,15 +5,17 @@ describe('renderNodeSettings', () => {
   const yml = renderNodeSettings({
     dataDir: '/d',
     httpPort: 19200,
+    httpHost: '10.244.0.1',
     transportPort: 19300,
     nodeCert: '/c/node.pem',
     nodeKey: '/c/node-key.pem',
     caCert: '/c/ca.pem',
   });
 
-  it('runs one node on loopback with transport TLS and plain HTTP', () => {
+  it('runs one node with transport TLS on loopback and plain HTTP on the node address', () => {
     expect(yml).toContain('discovery.type: single-node\n');
     expect(yml).toContain('network.host: 127.0.0.1\n');
+    expect(yml).toContain('http.host: 10.244.0.1\n');
     expect(yml).toContain('plugins.security.ssl.transport.pemkey_filepath: "/c/node-key.pem"\n');
     expect(yml).toContain('plugins.security.ssl.http.enabled: false\n');
   });

@@ -21,6 +21,8 @@ export const OPENSEARCH_JVM_OPTIONS: readonly string[] = ['-Xms512m', '-Xmx1g', 
 export interface NodeSettingsInput {
   readonly dataDir: string;
   readonly httpPort: number;
+  /** The address HTTP binds to and publishes (the node's bridge address). */
+  readonly httpHost: string;
   readonly transportPort: number;
   /** PEM files for transport TLS: node certificate, its PKCS#8 key, the CA. */
   readonly nodeCert: string;
@@ -29,7 +31,7 @@ export interface NodeSettingsInput {
 }
 
 /**
- * `opensearch.yml` for one single-node cluster on 127.0.0.1 with the security plugin: transport TLS (mandatory
+ * `opensearch.yml` for one single-node cluster (transport on 127.0.0.1, HTTP on `httpHost`) with the security plugin: transport TLS (mandatory
  * for the plugin), plain HTTP with basic authentication, the security index created from the files on first
  * start, the security REST API open to `all_access`, audit logging off. Pure.
  */
@@ -39,7 +41,9 @@ export function renderNodeSettings(input: NodeSettingsInput): string {
     ['node.name', yamlString('testenv')],
     ['path.data', yamlString(input.dataDir)],
     ['discovery.type', 'single-node'],
+    // Transport stays on loopback; HTTP is on the node's bridge address, where Pods and host processes both reach it.
     ['network.host', '127.0.0.1'],
+    ['http.host', input.httpHost],
     ['http.port', String(input.httpPort)],
     ['transport.port', String(input.transportPort)],
     ['cluster.routing.allocation.disk.threshold_enabled', 'false'],
