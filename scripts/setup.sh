@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs everything the project needs on a fresh machine. Idempotent; safe to run again.
-#   - Debian packages: redis-server (testenv's standalone Redis and the pod runner), openssl (test PKI), shellcheck
-#     (actionlint checks the workflows' shell steps with it, and shipping:lint the scripts they run).
+#   - Debian packages: redis-server (testenv's standalone Redis), openssl (test PKI), shellcheck (actionlint checks
+#     the workflows' shell steps with it, and shipping:lint the scripts they run), and for testenv's node: runc, the
+#     CNI plugins (containernetworking-plugins), iptables and conntrack (kube-proxy). The images the node runs are
+#     built from Debian packages that `apt-get download` fetches, so the package lists must be there too.
 #   - helm (chart validation and the e2e harness) and actionlint (workflow checks), built with `go install` into the
 #     shared build cache.
 #   - npm packages, including the pinned Node 24 binary that npm scripts use (package.json "node" dependency).
@@ -14,11 +16,23 @@ need=()
 command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
 command -v openssl >/dev/null 2>&1 || need+=(openssl)
 command -v shellcheck >/dev/null 2>&1 || need+=(shellcheck)
+command -v runc >/dev/null 2>&1 || need+=(runc)
+[ -x /usr/lib/cni/bridge ] || need+=(containernetworking-plugins)
+command -v iptables >/dev/null 2>&1 || need+=(iptables)
+command -v conntrack >/dev/null 2>&1 || need+=(conntrack)
+# `apt-get download` (testenv's image builder) needs the package lists; a fresh image may have none.
+if [ ${#need[@]} -eq 0 ] && [ -z "$(ls -A /var/lib/apt/lists 2>/dev/null | grep -v -e '^lock$' -e '^partial$' -e '^auxfiles$')" ]; then
+  need+=(apt-lists)
+fi
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup: installing Debian packages: ${need[*]}"
   if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi
   $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+  packages=()
+  for p in "${need[@]}"; do [ "$p" = apt-lists ] || packages+=("$p"); done
+  if [ ${#packages[@]} -gt 0 ]; then
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${packages[@]}" >/dev/null
+  fi
   # Debian starts the packaged service; testenv runs its own processes, so stop the system one.
   if command -v systemctl >/dev/null 2>&1; then $sudo systemctl disable --now redis-server >/dev/null 2>&1 || true; fi
   $sudo service redis-server stop >/dev/null 2>&1 || true

@@ -15,6 +15,26 @@ export interface ApiserverInfo {
   readonly caFile: string;
 }
 
+/** What the node component returns: the one node that runs Pods, and the cluster's network. */
+export interface NodeInfo {
+  /** The Node's name (`testenv-node`). */
+  readonly name: string;
+  /** Its InternalIP: the bridge address where host processes (apiserver, Kafka, OpenSearch) serve Pods. */
+  readonly ip: string;
+  readonly podCidr: string;
+  readonly serviceCidr: string;
+  /** The `kube-dns` Service's ClusterIP. */
+  readonly clusterDns: string;
+  /** `cluster.local`. */
+  readonly clusterDomain: string;
+  /** The default StorageClass (local-path provisioner). */
+  readonly storageClass: string;
+  /** containerd's socket (for `ctr` and image imports). */
+  readonly containerdSocket: string;
+  /** The Redis image imported into the node (Debian's redis-server), e.g. for RedisReplications in tests. */
+  readonly redisImage: string;
+}
+
 /** A SASL identity. The password is a secret: never log it. */
 export interface SaslUser {
   readonly username: string;
@@ -60,6 +80,8 @@ export interface TestEnv {
   readonly kubernetesVersion?: string;
   readonly auditLog?: string;
   readonly apiserver?: ApiserverInfo;
+  /** Present when the node runs (it comes up with `apiserver`). */
+  readonly node?: NodeInfo;
   readonly kafka?: KafkaInfo;
   readonly opensearch?: OpenSearchInfo;
   readonly redis?: RedisInfo;

@@ -9,7 +9,10 @@ import { acquireLock } from './lock.ts';
 import type { TestenvPaths } from './paths.ts';
 import { resolvePaths } from './paths.ts';
 import { kafkaPairComponent } from './kafka/kafka.ts';
-import { podRunnerComponent } from './pod-runner/component.ts';
+import { runHostCommand } from './node/host-command.ts';
+import { nodeHostLayout } from './node/host-layout.ts';
+import { ensureHostNetwork } from './node/network.ts';
+import { nodeComponent } from './node/node.ts';
 
 /** Options shared by {@link upEnvironment}, {@link downEnvironment} and {@link environmentStatus}. */
 export interface EnvironmentOptions {
@@ -21,13 +24,13 @@ export interface EnvironmentOptions {
 }
 
 /** Whether each component is up, for `testenv status`. */
-export type EnvironmentStatus = Record<ComponentName | 'pod-runner', 'up' | 'down'>;
+export type EnvironmentStatus = Record<ComponentName | 'node', 'up' | 'down'>;
 
 const LOCK_TIMEOUT_MS = 45 * 60_000;
 
 /**
- * Brings up the selected components (all by default) concurrently, reusing the ones already healthy, then the
- * pod runner once the apiserver is up. Writes `.testenv/env.json` with every component that is up (including
+ * Creates the node's bridge (every component serves Pods on its address, `NODE_IP`), brings up the selected
+ * components (all by default) concurrently, reusing the ones already healthy, then the node once the apiserver is up. Writes `.testenv/env.json` with every component that is up (including
  * ones started earlier and not selected now). Idempotent. Rejects, after the others finished, with every failed
  * component's name and log tail; the env file still lists what did come up.
  */
@@ -45,6 +48,7 @@ export async function upEnvironment(options: EnvironmentOptions = {}): Promise<T
         (options.log ?? defaultLog)(`[${seconds}s] ${name}: ${message}`);
       },
     });
+    await ensureHostNetwork(runHostCommand, nodeHostLayout());
     let env: TestEnv = await currentEnv(paths);
     const failures: string[] = [];
     await Promise.all(
@@ -62,12 +66,16 @@ export async function upEnvironment(options: EnvironmentOptions = {}): Promise<T
       }),
     );
     if (env.apiserver !== undefined && selected.includes('apiserver')) {
-      const ctx = contextFor('pod-runner');
+      const ctx = contextFor('node');
+      ctx.progress('starting');
       try {
-        await podRunnerComponent.up(ctx, env.apiserver);
+        // A healthy node recorded in env.json is kept as it is (the common case: every test file calls `up`).
+        if (env.node !== undefined && (await nodeComponent.healthy(ctx))) ctx.progress('already running');
+        else env = { ...env, node: await nodeComponent.up(ctx, env.apiserver) };
         ctx.progress('up');
       } catch (err) {
-        failures.push(`pod-runner: ${(err as Error).message}`);
+        failures.push(`node: ${(err as Error).message}`);
+        ctx.progress('FAILED');
       }
     }
     await writeEnvFile(paths.envFile, env);
@@ -79,8 +87,9 @@ export async function upEnvironment(options: EnvironmentOptions = {}): Promise<T
 }
 
 /**
- * Stops the selected components (all by default) and removes them from `env.json`; stopping `kafka` also stops the
- * two-node cluster of `upKafkaPair`. Never throws when nothing runs.
+ * Stops the selected components (all by default) and removes them from `env.json`; stopping `apiserver` stops the
+ * node first and sweeps what it left on the host, stopping `kafka` also stops the two-node cluster of `upKafkaPair`,
+ * and stopping everything also removes the bridge and restores `ip_forward`. Never throws when nothing runs.
  */
 export async function downEnvironment(options: EnvironmentOptions = {}): Promise<void> {
   const paths = options.paths ?? resolvePaths();
@@ -88,8 +97,8 @@ export async function downEnvironment(options: EnvironmentOptions = {}): Promise
   try {
     const selected = selection(options.only);
     const log = options.log ?? defaultLog;
-    const ctx: ComponentContext = { paths, progress: log };
-    if (selected.includes('apiserver')) await podRunnerComponent.down(ctx);
+    const everything = selected.length === COMPONENT_NAMES.length;
+    if (selected.includes('apiserver')) await nodeComponent.down({ paths, progress: (m) => { log(`node: ${m}`); } }, { network: false });
     // The two-node cluster a test may have left behind goes with testenv's own Kafka.
     if (selected.includes('kafka')) await kafkaPairComponent.down({ paths, progress: (m) => { log(`kafka-pair: ${m}`); } });
     await Promise.all(
@@ -102,6 +111,8 @@ export async function downEnvironment(options: EnvironmentOptions = {}): Promise
         }),
       ),
     );
+    // The bridge goes last: kube-apiserver, Kafka and OpenSearch listen on its address until they are stopped.
+    if (everything) await nodeComponent.down({ paths, progress: (m) => { log(`node: ${m}`); } }, { network: true });
     let env = await readEnvFile(paths.envFile);
     for (const name of selected) env = withoutInfo(env, name);
     await writeEnvFile(paths.envFile, env);
@@ -117,8 +128,8 @@ export async function environmentStatus(options: EnvironmentOptions = {}): Promi
   const entries = await Promise.all(
     COMPONENT_NAMES.map(async (name) => [name, (await COMPONENTS[name].healthy(ctx)) ? 'up' : 'down'] as const),
   );
-  const podRunner = (await podRunnerComponent.healthy(ctx)) ? 'up' : 'down';
-  return { ...(Object.fromEntries(entries) as Record<ComponentName, 'up' | 'down'>), 'pod-runner': podRunner };
+  const node = (await nodeComponent.healthy(ctx)) ? 'up' : 'down';
+  return { ...(Object.fromEntries(entries) as Record<ComponentName, 'up' | 'down'>), node };
 }
 
 /** The env file's entries for components that are still healthy (stale entries are dropped). */
@@ -144,7 +155,7 @@ function withInfo<N extends ComponentName>(env: TestEnv, name: N, info: Componen
 }
 
 function withoutInfo(env: TestEnv, name: ComponentName): TestEnv {
-  const dropped = new Set<string>(name === 'apiserver' ? ['apiserver', 'kubeconfig', 'kubernetesVersion', 'auditLog'] : [name]);
+  const dropped = new Set<string>(name === 'apiserver' ? ['apiserver', 'node', 'kubeconfig', 'kubernetesVersion', 'auditLog'] : [name]);
   return Object.fromEntries(Object.entries(env).filter(([key]) => !dropped.has(key)));
 }
 
