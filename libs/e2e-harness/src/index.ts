@@ -1,6 +1,6 @@
 /**
- * `@domain-operators/e2e-harness`: runs an operator the way e2e suites need it (a local process authenticated as
- * its Helm chart's ServiceAccount, against the real test environment) and the helpers those suites share.
+ * `@domain-operators/e2e-harness`: runs an operator the way e2e suites need it (a Pod installed by its Helm chart on
+ * the real test environment's node, or a local process authenticated as the chart's ServiceAccount) and the helpers those suites share.
  * This file is the package's whole public API.
  */
 export { OPERATOR_SYSTEMS, operatorLayout } from './system.ts';
@@ -19,8 +19,11 @@ export type { AdminConnection } from './cluster.ts';
 export { describeConditions, eventually, hasCondition, waitForCondition } from './wait.ts';
 export type { EventuallyOptions, ObjectWithConditions } from './wait.ts';
 export { freePort } from './ports.ts';
-export { OperatorStartError, startOperator } from './operator-process.ts';
-export type { OperatorProcess, ProbeAnswer, ProcessExit, StartOperatorOptions } from './operator-process.ts';
+export { OperatorStartError } from './operator-handle.ts';
+export type { OperatorProcess, ProbeAnswer, ProcessExit, StartOperatorOptions } from './operator-handle.ts';
+export { startOperator } from './start-operator.ts';
+export { defaultReleaseNamespace, exitOf, podValues, startOperatorPod } from './operator-pod.ts';
+export { startOperatorProcess } from './operator-process.ts';
 export { backendsUnderTest, selectBackends } from './backends.ts';
 export type { BackendName, Backends } from './backends.ts';
 export { prepareE2eRun } from './global-setup.ts';

@@ -2,9 +2,9 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { HttpsRestTransport } from '@domain-operators/reconcile';
 import type { RestTransport } from '@domain-operators/reconcile';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OperatorProcess } from './operator-process.ts';
+import type { OperatorProcess } from './operator-handle.ts';
 import type { OperatorSystem } from './system.ts';
-import { startOperator } from './operator-process.ts';
+import { startOperator } from './start-operator.ts';
 
 /** One resource-attribute check of a SelfSubjectAccessReview. */
 export interface AccessCheck {
