@@ -75,7 +75,8 @@ export function debianLayer(spec: DebianLayerSpec): LayerSource {
           try {
             for (const pkg of closure.packages) {
               const deb = debs.get(pkg.name);
-              if (deb !== undefined) await tools.exec('dpkg-deb', ['-x', deb, staging]);
+              if (deb === undefined) throw new Error(`debian: no .deb of ${pkg.name} after downloading`);
+              await tools.exec('dpkg-deb', ['-x', deb, staging]);
             }
             const packaged = await walkTree(staging);
             const entries = new Map<string, TarEntry>(packaged.map((e) => [e.path, e]));
