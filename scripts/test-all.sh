@@ -12,7 +12,11 @@ mkdir -p .reports/vitest
 started_env=0
 finish() {
   status=$?
-  if [ "$started_env" = 1 ] && [ -z "${TESTENV_KEEP:-}" ]; then node libs/testenv/src/cli.ts down || status=1; fi
+  if [ "$started_env" = 1 ] && [ -z "${TESTENV_KEEP:-}" ]; then
+    node libs/testenv/src/cli.ts down || status=1
+    # The node changes host-global state; a run must leave none of it (processes, mounts, cgroups, chains, bridge).
+    node libs/testenv/src/cli.ts leftovers || status=1
+  fi
   node scripts/summarize-tests.ts .reports/vitest || status=1
   exit "$status"
 }

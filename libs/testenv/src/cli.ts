@@ -1,11 +1,11 @@
-// The testenv command line: `npm run testenv -- up [--only apiserver,kafka,opensearch,redis] | down [--only …] | status`.
+// The testenv command line: `npm run testenv -- up [--only apiserver,kafka,opensearch,redis] | down [--only …] | status | leftovers`.
 import { parseArgs } from 'node:util';
 import type { ComponentName } from './component.ts';
 import { COMPONENT_NAMES, isComponentName } from './components.ts';
-import { downEnvironment, environmentStatus, upEnvironment } from './environment.ts';
+import { downEnvironment, environmentLeftovers, environmentStatus, upEnvironment } from './environment.ts';
 import { resolvePaths } from './paths.ts';
 
-const USAGE = `usage: testenv up|down|status [--only ${COMPONENT_NAMES.join(',')}]`;
+const USAGE = `usage: testenv up|down|status|leftovers [--only ${COMPONENT_NAMES.join(',')}]`;
 
 async function main(argv: readonly string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -38,6 +38,13 @@ async function main(argv: readonly string[]): Promise<number> {
       await downEnvironment({ only, paths });
       process.stderr.write('testenv: down\n');
       return 0;
+    case 'leftovers': {
+      // After a full `down`: exits 1 and names each thing of the node still on the host.
+      const found = await environmentLeftovers({ paths });
+      for (const line of found) process.stderr.write(`testenv: left on the host: ${line}\n`);
+      if (found.length === 0) process.stderr.write('testenv: nothing of the node is left on the host\n');
+      return found.length === 0 ? 0 : 1;
+    }
     case 'status': {
       const status = await environmentStatus({ paths });
       for (const [name, state] of Object.entries(status)) process.stdout.write(`${name.padEnd(12)} ${state}\n`);

@@ -121,6 +121,15 @@ export async function downEnvironment(options: EnvironmentOptions = {}): Promise
   }
 }
 
+/**
+ * What the node left on the host after a full `down` (processes, mounts, cgroups, iptables chains, the bridge, its
+ * state directories), one line each; empty when the host is clean. Read-only.
+ */
+export async function environmentLeftovers(options: EnvironmentOptions = {}): Promise<string[]> {
+  const paths = options.paths ?? resolvePaths();
+  return nodeComponent.leftovers({ paths, progress: () => undefined }, { network: true });
+}
+
 /** Asks every component whether it is up (processes alive and answering). Read-only. */
 export async function environmentStatus(options: EnvironmentOptions = {}): Promise<EnvironmentStatus> {
   const paths = options.paths ?? resolvePaths();

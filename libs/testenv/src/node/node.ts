@@ -24,6 +24,7 @@ import type { NodeImages } from './images.ts';
 import { nodeKube, nodeReady } from './kube-admin.ts';
 import { renderKubeProxyConfig } from './kube-proxy-config.ts';
 import { kubeletArgs, renderKubeletConfig } from './kubelet-config.ts';
+import { findLeftovers } from './leftovers.ts';
 import { ensureHostNetwork } from './network.ts';
 import { sweepNode } from './sweep.ts';
 
@@ -167,6 +168,12 @@ export const nodeComponent = {
     const executables = await nodeExecutables(ctx);
     for (const pidFile of [host.pidFiles.kubelet, host.pidFiles.kubeProxy]) await stopDaemon(pidFile, 5_000);
     await sweepNode({ run: runHostCommand, log: (line) => { ctx.progress(`sweep: ${line}`); } }, host, { executables: executables.all, network: options.network });
+  },
+
+  /** What of the node is still on the host (see `findLeftovers`); empty after a `down` with the same `network`. */
+  async leftovers(ctx: ComponentContext, options: { readonly network: boolean }): Promise<string[]> {
+    const executables = await nodeExecutables(ctx);
+    return findLeftovers(runHostCommand, nodeHostLayout(), { executables: executables.all, network: options.network });
   },
 
   /** True when containerd, the kubelet and kube-proxy run and answer, and the Node is Ready. */

@@ -88,8 +88,8 @@ async function killProcesses(deps: SweepDeps, pids: readonly number[]): Promise<
   while (pids.some((pid) => isAlive(pid)) && Date.now() < deadline) await sleep(50);
 }
 
-/** Every cgroup directory at or below `cgroupRoot` in every mounted hierarchy, deepest first. */
-async function cgroupDirs(cgroupRoot: string): Promise<string[]> {
+/** Every cgroup directory at or below `cgroupRoot` in every mounted hierarchy, deepest first. Read-only. */
+export async function cgroupDirs(cgroupRoot: string): Promise<string[]> {
   const found: string[] = [];
   const walk = async (dir: string): Promise<void> => {
     let entries;
