@@ -1,7 +1,7 @@
-import { mkdir, mkdtemp, readdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parsePackages, type DebPackage } from './deb-control.ts';
-import { sha256File } from './digest.ts';
+import { sha256File, sha256Hex } from './digest.ts';
 import type { Exec } from './exec.ts';
 import type { PackageSource } from './image-definition.ts';
 
@@ -17,7 +17,15 @@ export interface AptOptions {
   readonly exec: Exec;
   /** True when running as root: apt's download sandbox user `_apt` cannot write into our cache then. */
   readonly root: boolean;
+  /**
+   * What decides apt's candidates: the downloaded lists and apt's configuration (sources, pinning). Their
+   * files' names, sizes and mtimes key the cached answers of {@link Apt.index}. Default: Debian's locations.
+   */
+  readonly stateDirs?: readonly string[];
 }
+
+/** Where apt keeps the package lists and its configuration on Debian. */
+const APT_STATE_DIRS = ['/var/lib/apt/lists', '/etc/apt'];
 
 /** Added to apt errors: what fixes their usual cause. */
 const UPDATE_HINT = 'run `apt-get update` if the apt lists are missing or stale';
@@ -36,14 +44,23 @@ export class Apt implements PackageSource {
   /**
    * The candidate of every real package reachable from `roots` through any relation apt follows with
    * recommends, suggests and the negative relations off (a superset of what {@link resolveClosure} takes),
-   * by name. Two `apt-cache` calls.
+   * by name. Two `apt-cache` calls, or none when the answer for these roots is cached and apt's lists and
+   * configuration have not changed since (`<aptCacheDir>/index-<key>.json`, written atomically).
    */
   async index(roots: readonly string[]): Promise<Map<string, DebPackage>> {
+    const key = sha256Hex(JSON.stringify({ roots: [...roots].sort(), state: await stateStamp(this.options.stateDirs ?? APT_STATE_DIRS) }));
+    const cached = join(this.options.aptCacheDir, `index-${key}.json`);
+    const known = await readFile(cached, 'utf8').then((text) => JSON.parse(text) as DebPackage[], () => undefined);
+    if (known !== undefined) return new Map(known.map((pkg) => [pkg.name, pkg]));
+
     const flags = ['--recurse', '--no-recommends', '--no-suggests', '--no-conflicts', '--no-breaks', '--no-replaces', '--no-enhances'];
     const depends = await this.aptCache(['depends', ...flags, ...roots]);
     const names = [...new Set(depends.split('\n').filter((line) => /^[a-z0-9]/.test(line)).map((line) => line.trim()))].sort();
-    const shown = await this.aptCache(['show', '--no-all-versions', ...names]);
-    return new Map(parsePackages(shown).map((pkg) => [pkg.name, pkg]));
+    const packages = parsePackages(await this.aptCache(['show', '--no-all-versions', ...names]));
+    const tmp = `${cached}.${process.pid}.tmp`;
+    await writeFile(tmp, JSON.stringify(packages));
+    await rename(tmp, cached);
+    return new Map(packages.map((pkg) => [pkg.name, pkg]));
   }
 
   /**
@@ -97,4 +114,22 @@ export class Apt implements PackageSource {
       throw new Error(`debian: apt-cache ${args[0] ?? ''} failed (${UPDATE_HINT}): ${(err as Error).message}`, { cause: err });
     }
   }
+}
+
+/** Name, size and mtime of every file below `dirs` (missing folders count as empty), sorted. */
+async function stateStamp(dirs: readonly string[]): Promise<string[]> {
+  const stamps: string[] = [];
+  const visit = async (dir: string): Promise<void> => {
+    const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) await visit(path);
+      else if (entry.name !== 'lock') {
+        const info = await stat(path).catch(() => undefined);
+        if (info !== undefined) stamps.push(`${path}:${info.size}:${info.mtimeMs}`);
+      }
+    }
+  };
+  for (const dir of dirs) await visit(dir);
+  return stamps.sort();
 }

@@ -12,14 +12,16 @@ export interface ImageCacheLayout {
   readonly layers: string;
   /** `<cacheDir>/images/debs/`: downloaded `.deb` files. */
   readonly debs: string;
-  /** `<cacheDir>/images/apt/`: apt's binary package caches. */
+  /** `<cacheDir>/images/apt/`: apt's binary package caches and the package indexes read through them. */
   readonly apt: string;
+  /** `<cacheDir>/images/hashes/`: the SHA-256 of each input file, kept while the file is unchanged. */
+  readonly hashes: string;
 }
 
 /** The cache layout under the machine-wide `cacheDir` (`TestenvPaths.cacheDir`). Pure. */
 export function imageCacheLayout(cacheDir: string): ImageCacheLayout {
   const root = join(cacheDir, 'images');
-  return { layers: join(root, 'layers'), debs: join(root, 'debs'), apt: join(root, 'apt') };
+  return { layers: join(root, 'layers'), debs: join(root, 'debs'), apt: join(root, 'apt'), hashes: join(root, 'hashes') };
 }
 
 /** Options for {@link ensureImages}. */
@@ -44,7 +46,7 @@ export async function ensureImages(options: EnsureImagesOptions): Promise<BuiltI
   const layout = imageCacheLayout(options.cacheDir);
   const root = process.getuid?.() === 0;
   return buildImages(defineImages(options.ids, options.inputs), {
-    tools: { hashFile: fileHasher(), apt: new Apt({ aptCacheDir: layout.apt, debCacheDir: layout.debs, exec, root }), exec, isRoot: root },
+    tools: { hashFile: fileHasher(layout.hashes), apt: new Apt({ aptCacheDir: layout.apt, debCacheDir: layout.debs, exec, root }), exec, isRoot: root },
     layers: new LayerCache(layout.layers),
     archiveDir: options.archiveDir,
     now: Date.now,
