@@ -39,6 +39,7 @@ const EXPECTED_RULES: Readonly<Record<string, readonly V1PolicyRule[]>> = {
     { apiGroups: [''], resources: ['pods'], verbs: ['get', 'list', 'watch', 'patch'] },
     { apiGroups: ['policy'], resources: ['poddisruptionbudgets'], verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'] },
     { apiGroups: ['events.k8s.io'], resources: ['events'], verbs: ['create', 'patch'] },
+    { apiGroups: [''], resources: ['events'], verbs: ['get', 'list', 'watch'] },
   ],
 };
 

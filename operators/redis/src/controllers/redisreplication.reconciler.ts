@@ -34,6 +34,8 @@ import { applyIfChanged, canonicalJson } from './apply.ts';
 import { AppliedMemory } from './applied-memory.ts';
 import { ensureSecret, generatePassword, secretValue } from './credentials.ts';
 import { kinds, USERS_BY_REPLICATION } from './kinds.ts';
+import { EVENTS_BY_STATEFULSET, memberRefusal, missingMembers } from './member-refusal.ts';
+import type { CoreEvent, MemberRefusal } from './member-refusal.ts';
 import { incarnationOf, memberPods, PODS_BY_REPLICATION } from './members.ts';
 import { addressesOf, observeMembers } from './observe.ts';
 import type { ObservedMember } from './observe.ts';
@@ -51,6 +53,8 @@ export interface ReplicationStores {
   readonly statefulSets: Store<V1StatefulSet>;
   readonly podDisruptionBudgets: Store<V1PodDisruptionBudget>;
   readonly users: Store<RedisUser>;
+  /** Events about StatefulSets, indexed by {@link EVENTS_BY_STATEFULSET} (the StatefulSet controller's create attempts). */
+  readonly events: Store<CoreEvent>;
 }
 
 /** Dependencies of {@link RedisReplicationReconciler}. */
@@ -159,7 +163,8 @@ export class RedisReplicationReconciler implements Reconciler<RedisReplication> 
     this.#recordEvents(rr, decision);
 
     const liveProblems = await this.#applyLiveState(rr, inRange, defaultPassword, client);
-    const conditions = replicationConditions(decision, { members: inRange.length, desired, problems: liveProblems });
+    const refusal = this.#memberRefusal(rr, desired);
+    const conditions = replicationConditions(decision, { members: inRange.length, desired, problems: liveProblems, ...(refusal !== undefined && { refusal }) });
     const lastFailoverTime = decision.failoverStarted ? rfc3339(this.#deps.now?.() ?? new Date()) : rr.status?.lastFailoverTime;
     await this.#writeStatus(rr, conditions, {
       primary: decision.primary ?? decision.memory.primary ?? null,
@@ -182,6 +187,21 @@ export class RedisReplicationReconciler implements Reconciler<RedisReplication> 
       return Result.requeueAfter(this.#options.activeRequeueMs ?? 1_000);
     }
     return Result.requeueAfter(requeueDelayMs(decision, counts, this.#options));
+  }
+
+  /**
+   * Whether the apiserver refused the StatefulSet controller's latest attempt to create a missing member (a quota,
+   * Pod Security, a webhook), from its Events in the cache (may be stale; the Event watch and the 1 s requeue while
+   * members are missing look again). A member counts as missing only with no Pod object at all.
+   */
+  #memberRefusal(rr: RedisReplication, desired: number): MemberRefusal | undefined {
+    const namespace = rr.metadata.namespace ?? '';
+    const name = objectNames(rr.metadata.name ?? '').statefulSet;
+    const uid = this.#deps.stores.statefulSets.get(`${namespace}/${name}`)?.metadata?.uid ?? '';
+    const existing = this.#deps.stores.pods.byIndex(PODS_BY_REPLICATION, objectKey(rr)).map((p) => p.metadata?.name ?? '');
+    const missing = missingMembers(name, desired, existing);
+    if (missing.length === 0) return undefined;
+    return memberRefusal(this.#deps.stores.events.byIndex(EVENTS_BY_STATEFULSET, `${namespace}/${name}`), { statefulSet: { name, uid }, missing });
   }
 
   /** The StatefulSet's update revision, once the cached StatefulSet has the desired template and its controller has seen it. */

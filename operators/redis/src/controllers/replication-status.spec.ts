@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TopologyCondition } from '../redis/topology.ts';
 import { INITIAL_MEMORY } from '../redis/topology.ts';
-import { replicationConditions, requeueDelayMs } from './replication-status.ts';
+import { refusalMessage, replicationConditions, requeueDelayMs } from './replication-status.ts';
 
 const readyTrue: TopologyCondition = { type: 'Ready', status: 'True', reason: 'TopologyConverged', message: 'ok' };
 const primaryDown: TopologyCondition = { type: 'Ready', status: 'False', reason: 'PrimaryUnavailable', message: 'down' };
@@ -19,6 +19,28 @@ describe('replicationConditions', () => {
       reason: 'InvalidConfig',
       message: 'bad value',
     });
+  });
+});
+
+describe('replicationConditions with a refused member', () => {
+  const refusal = { reason: 'QuotaExceeded', pods: ['cache-2'], message: 'pods "cache-2" is forbidden: exceeded quota: q, requested: requests.cpu=100m' } as const;
+
+  it('says why members are missing, over the topology reason, and only while they are missing', () => {
+    expect(replicationConditions({ conditions: [readyTrue] }, { members: 2, desired: 3, problems: [], refusal })[0]).toEqual({
+      type: 'Ready',
+      status: 'False',
+      reason: 'QuotaExceeded',
+      message: '2 of 3 members exist; cache-2 cannot be created: pods "cache-2" is forbidden: exceeded quota: q, requested: requests.cpu=100m',
+    });
+    expect(replicationConditions({ conditions: [primaryDown] }, { members: 0, desired: 3, problems: [], refusal })[0]).toMatchObject({ reason: 'QuotaExceeded' });
+    expect(replicationConditions({ conditions: [readyTrue] }, { members: 3, desired: 3, problems: [], refusal })).toEqual([readyTrue]);
+    expect(replicationConditions({ conditions: [readyTrue] }, { members: 2, desired: 3, problems: ['bad value'], refusal })[0]).toMatchObject({ reason: 'InvalidConfig' });
+  });
+
+  it('cuts a long apiserver message to 1 KB', () => {
+    const message = refusalMessage({ ...refusal, message: 'x'.repeat(5_000) }, { members: 2, desired: 3 });
+    expect(message).toHaveLength(1024);
+    expect(message.endsWith('…')).toBe(true);
   });
 });
 

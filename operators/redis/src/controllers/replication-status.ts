@@ -4,6 +4,16 @@
 import type { ConditionUpdate } from '@domain-operators/reconcile';
 import type { TopologyDecision } from '../redis/topology.ts';
 import { CONDITION_TYPES } from '../redis/types.ts';
+import type { MemberRefusal } from './member-refusal.ts';
+
+/** `Ready` reasons this module sets over the topology's (the refusal reasons are in `member-refusal.ts`). */
+export const REPLICATION_REASONS = {
+  invalidConfig: 'InvalidConfig',
+  membersPending: 'MembersPending',
+} as const;
+
+/** Longest condition message taken from the apiserver (as the external-resource reconciler cuts its messages). */
+const MAX_MESSAGE = 1024;
 
 /** Facts of one reconcile besides the decision. */
 export interface ReplicationFacts {
@@ -12,11 +22,15 @@ export interface ReplicationFacts {
   readonly desired: number;
   /** Live config refused by Redis (messages without secrets). */
   readonly problems: readonly string[];
+  /** Missing members whose creation the apiserver refused (see `memberRefusal`). */
+  readonly refusal?: MemberRefusal;
 }
 
 /**
- * The decision's conditions, with `Ready` made False when Redis refused live config (`InvalidConfig`) or members
- * are still missing (`MembersPending`). Pure.
+ * The decision's conditions, with `Ready` made False when Redis refused live config (`InvalidConfig`), when the
+ * apiserver refused to create missing members (`QuotaExceeded` or `MemberCreateFailed`, with its message: this wins
+ * over the topology's own `Ready` reason, since it is why the topology is short; `Degraded` and
+ * `FailoverInProgress` still tell the topology), or when members are still missing (`MembersPending`). Pure.
  */
 export function replicationConditions(decision: Pick<TopologyDecision, 'conditions'>, facts: ReplicationFacts): ConditionUpdate[] {
   const conditions: ConditionUpdate[] = decision.conditions.map((c) => ({ type: c.type, status: c.status, reason: c.reason, message: c.message }));
@@ -27,9 +41,21 @@ export function replicationConditions(decision: Pick<TopologyDecision, 'conditio
     if (i < 0) conditions.push(update);
     else conditions[i] = update;
   };
-  if (facts.problems.length > 0) notReady('InvalidConfig', facts.problems.join('; '));
-  else if (ready && facts.members < facts.desired) notReady('MembersPending', `${facts.members} of ${facts.desired} members exist`);
+  const short = facts.members < facts.desired;
+  if (facts.problems.length > 0) notReady(REPLICATION_REASONS.invalidConfig, facts.problems.join('; '));
+  else if (short && facts.refusal !== undefined) notReady(facts.refusal.reason, refusalMessage(facts.refusal, facts));
+  else if (ready && short) notReady(REPLICATION_REASONS.membersPending, `${facts.members} of ${facts.desired} members exist`);
   return conditions;
+}
+
+/**
+ * `2 of 3 members exist; cache-2 cannot be created: pods "cache-2" is forbidden: exceeded quota: …`: the count,
+ * the refused members and the apiserver's message as the StatefulSet controller recorded it (it names quantities
+ * and object names, never a secret), cut to 1 KB. Pure.
+ */
+export function refusalMessage(refusal: MemberRefusal, counts: Pick<ReplicationFacts, 'members' | 'desired'>): string {
+  const message = `${counts.members} of ${counts.desired} members exist; ${refusal.pods.join(', ')} cannot be created: ${refusal.message}`;
+  return message.length <= MAX_MESSAGE ? message : `${message.slice(0, MAX_MESSAGE - 1)}…`;
 }
 
 /** Requeue delays of a RedisReplication. */

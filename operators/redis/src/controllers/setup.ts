@@ -11,6 +11,8 @@ import { IoredisMemberClient } from '../redis/client.ts';
 import type { RedisMemberClient } from '../redis/client.ts';
 import { MANAGED_BY, REPLICATION_LABEL } from '../redis/manifests.ts';
 import { kinds, USERS_BY_REPLICATION, USERS_BY_SECRET, usersByReplication } from './kinds.ts';
+import { coreEventType, EVENTS_BY_STATEFULSET, eventsByStatefulSet, isCreateOutcome, STATEFULSET_EVENTS_SCOPE } from './member-refusal.ts';
+import type { CoreEvent } from './member-refusal.ts';
 import { PODS_BY_REPLICATION, podsByReplication } from './members.ts';
 import { RedisReplicationReconciler } from './redisreplication.reconciler.ts';
 import { RedisUserReconciler } from './redisuser.reconciler.ts';
@@ -35,7 +37,9 @@ const OWNED = `app.kubernetes.io/managed-by=${MANAGED_BY}`;
 /**
  * Builds both controllers over the shared informers: owned kinds are watched only with the operator's
  * `managed-by` label (member Pods included), Secrets all (users reference their own), RedisUsers indexed by the
- * replication they target and the Secret they reference. Call once per process, before the manager starts.
+ * replication they target and the Secret they reference, `core/v1` Events about StatefulSets (the StatefulSet
+ * controller's create attempts: a refused member wakes its replication). Call once per process, before the manager
+ * starts.
  */
 export function buildControllers(deps: ControllerSetupDeps, options: ControllerOptions): Runnables {
   const { informers, client, recorder } = deps;
@@ -54,6 +58,8 @@ export function buildControllers(deps: ControllerSetupDeps, options: ControllerO
     },
   });
   const replications = informers.informerFor<RedisReplication>(redisReplications.type);
+  const eventsRequest = { scope: STATEFULSET_EVENTS_SCOPE, indexers: { [EVENTS_BY_STATEFULSET]: eventsByStatefulSet } };
+  const events = informers.informerFor<CoreEvent>(coreEventType, eventsRequest);
 
   const toReplication: MapFunc<V1Pod> = (pod) => {
     const name = pod.metadata?.labels?.[REPLICATION_LABEL];
@@ -69,6 +75,12 @@ export function buildControllers(deps: ControllerSetupDeps, options: ControllerO
   const usersOf = (replicationKey: string): Request[] => users.store.byIndex(USERS_BY_REPLICATION, replicationKey).map(requestFor);
   const replicationOfUser: MapFunc<RedisUser> = (user) => [{ namespace: user.metadata.namespace, name: user.spec.replicationRef.name }];
   const ownedBy = (kind: typeof redisReplications.type): MapFunc => enqueueControllerOwner(kind);
+  // An Event names its StatefulSet; the cached StatefulSet names its RedisReplication (only ours are cached).
+  const replicationOfEvent: MapFunc<CoreEvent> = (event) => {
+    if (!isCreateOutcome(event)) return [];
+    const statefulSet = eventsByStatefulSet(event).map((key) => statefulSets.store.get(key));
+    return statefulSet.flatMap((sts) => (sts === undefined ? [] : ownedBy(redisReplications.type)(sts)));
+  };
 
   const replicationController = new ControllerBuilder({ informers }, 'redisreplication')
     .for(redisReplications.type)
@@ -79,6 +91,7 @@ export function buildControllers(deps: ControllerSetupDeps, options: ControllerO
     .watches(kinds.pod, toReplication, { request: owned })
     .watches(kinds.secret, replicationOfSecret)
     .watches(redisUsers.type, replicationOfUser)
+    .watches(coreEventType, replicationOfEvent, { request: eventsRequest })
     .withOptions(options)
     .complete(
       new RedisReplicationReconciler({
@@ -94,6 +107,7 @@ export function buildControllers(deps: ControllerSetupDeps, options: ControllerO
           statefulSets: statefulSets.store,
           podDisruptionBudgets: pdbs.store,
           users: users.store,
+          events: events.store,
         },
       }),
     );
