@@ -1,10 +1,11 @@
 import { KubeConfig } from '@kubernetes/client-node';
-import { HttpsRestTransport } from '@domain-operators/reconcile';
+import { coreTypes, HttpsRestTransport } from '@domain-operators/reconcile';
 import type { RestTransport } from '@domain-operators/reconcile';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OperatorProcess } from './operator-handle.ts';
 import type { OperatorSystem } from './system.ts';
 import { startOperator } from './start-operator.ts';
+import { adminClient } from './cluster.ts';
 
 /** One resource-attribute check of a SelfSubjectAccessReview. */
 export interface AccessCheck {
@@ -27,7 +28,8 @@ export interface SmokeSuiteOptions {
  * Declares the smoke suite every operator's e2e project runs (call it at the top level of a `*.e2e.spec.ts` file):
  * the operator starts as its chart's ServiceAccount (a TokenRequest token and the chart's RBAC, nothing more) against
  * the real apiserver, syncs its caches and reports ready, holds exactly the chart's RBAC (its own Leases, not other
- * namespaces'), serves controller-runtime metrics, logs no authorization failure, and exits 0 on SIGTERM.
+ * namespaces'), runs as the chart's Pod from its image (unless in process mode), serves controller-runtime metrics,
+ * logs no authorization failure, and exits 0 on SIGTERM.
  */
 export function operatorSmokeSuite(options: SmokeSuiteOptions): void {
   let started: OperatorProcess | undefined;
@@ -76,6 +78,22 @@ export function operatorSmokeSuite(options: SmokeSuiteOptions): void {
       expect(await allowed({ verb: 'update', group: 'coordination.k8s.io', resource: 'leases', namespace: operator().namespace })).toBe(true);
       expect(await allowed(options.denied)).toBe(false);
       expect(await allowed({ verb: 'update', group: 'coordination.k8s.io', resource: 'leases', namespace: 'default' })).toBe(false);
+    });
+
+    it.skipIf(process.env['E2E_OPERATOR_MODE'] === 'process')("runs as the chart's Pod: its image, its ServiceAccount, Running and Ready", async () => {
+      const deployment = operator().installation.deployment;
+      const container = deployment.spec?.template.spec?.containers.find((c) => c.name === 'operator');
+      const selector = Object.entries(deployment.spec?.selector.matchLabels ?? {}).map(([k, v]) => `${k}=${v}`).join(',');
+      const pods = (await (await adminClient()).list(coreTypes.pod, { namespace: operator().namespace, labelSelector: selector })).items;
+      expect(pods.length).toBeGreaterThan(0);
+      for (const pod of pods) {
+        expect(pod.spec?.serviceAccountName).toBe(operator().serviceAccount);
+        const status = pod.status?.containerStatuses?.find((c) => c.name === 'operator');
+        expect(status?.image).toBe(container?.image);
+        expect(status?.imageID).toMatch(/sha256:[0-9a-f]{64}$/);
+        expect(status?.ready).toBe(true);
+        expect(pod.status?.phase).toBe('Running');
+      }
     });
 
     it('serves controller-runtime metrics', async () => {
