@@ -1,3 +1,4 @@
+import { NODE_IP } from '../node/addresses.ts';
 import { Admin } from '@platformatic/kafka';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KafkaInfo } from '../env-file.ts';
@@ -24,7 +25,7 @@ describe('testenv two-node Kafka cluster (real brokers)', () => {
   });
 
   it('lists both brokers, each reached on its own listener with the super user', async () => {
-    expect(kafka.bootstrapServers).toEqual(['127.0.0.1:19192', '127.0.0.1:19195']);
+    expect(kafka.bootstrapServers).toEqual([`${NODE_IP}:19192`, `${NODE_IP}:19195`]);
     for (const bootstrap of kafka.bootstrapServers) {
       const admin = adminOn(kafka, bootstrap);
       try {

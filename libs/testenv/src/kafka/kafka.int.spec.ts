@@ -1,3 +1,4 @@
+import { NODE_IP } from '../node/addresses.ts';
 import { Admin } from '@platformatic/kafka';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { KafkaInfo } from '../env-file.ts';
@@ -31,6 +32,6 @@ describe('testenv kafka (real broker)', () => {
 
   it('reports the version it runs', () => {
     expect(kafka.version).toMatch(/^4\.\d+\.\d+$/);
-    expect(kafka.bootstrapServers).toEqual(['127.0.0.1:19092']);
+    expect(kafka.bootstrapServers).toEqual([`${NODE_IP}:19092`]);
   });
 });
