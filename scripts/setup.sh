@@ -21,7 +21,14 @@ command -v runc >/dev/null 2>&1 || need+=(runc)
 command -v iptables >/dev/null 2>&1 || need+=(iptables)
 command -v conntrack >/dev/null 2>&1 || need+=(conntrack)
 # `apt-get download` (testenv's image builder) needs the package lists; a fresh image may have none.
-if [ ${#need[@]} -eq 0 ] && [ -z "$(ls -A /var/lib/apt/lists 2>/dev/null | grep -v -e '^lock$' -e '^partial$' -e '^auxfiles$')" ]; then
+apt_lists_missing() {
+  local list
+  for list in /var/lib/apt/lists/*; do
+    case "${list##*/}" in lock | partial | auxfiles) ;; *) [ -e "$list" ] && return 1 ;; esac
+  done
+  return 0
+}
+if [ ${#need[@]} -eq 0 ] && apt_lists_missing; then
   need+=(apt-lists)
 fi
 if [ ${#need[@]} -gt 0 ]; then

@@ -5,6 +5,8 @@
 #     kafka/kafka-operator-login (the name examples/kafka uses) and set as admin's SCRAM credential;
 #   - OpenSearch (opensearch.yaml) with its security plugin and a random admin password (Secret
 #     opensearch/opensearch-admin), never the demo default.
+# The addresses are NodePorts on the node's InternalIP: the suites on the runner and the operators they install as
+# pods reach them alike (on testenv, the node's bridge address plays that part).
 # Passwords never appear on a command line: they go through stdin. On GitHub Actions they are masked in the log.
 set -euo pipefail
 out="${1:?usage: deploy-backends.sh <backends.json>}"
@@ -42,31 +44,31 @@ printf 'SCRAM-SHA-512=[password=%s],SCRAM-SHA-256=[password=%s]\n' "$kafka_passw
     /opt/kafka/bin/kafka-configs.sh --bootstrap-server 127.0.0.1:9094 --alter --entity-type users --entity-name admin \
       --add-config-file /tmp/admin-scram.properties; status=$?; rm -f /tmp/admin-scram.properties; exit $status'
 
-echo "backends: waiting for OpenSearch to answer as admin on https://127.0.0.1:30920"
+node_ip="$(kubectl get nodes -o jsonpath='{.items[0].status.addresses[?(@.type=="InternalIP")].address}')"
+[ -n "$node_ip" ] || { echo "backends: the node reports no InternalIP" >&2; exit 1; }
+
+echo "backends: waiting for OpenSearch to answer as admin on http://$node_ip:30920"
 opensearch_root=""
 for _ in $(seq 1 120); do
-  if opensearch_root="$(printf 'user = "admin:%s"\n' "$opensearch_password" | curl -fsSk -K - https://127.0.0.1:30920/)"; then break; fi
+  if opensearch_root="$(printf 'user = "admin:%s"\n' "$opensearch_password" | curl -fsS -K - "http://$node_ip:30920/")"; then break; fi
   sleep 5
 done
 [ -n "$opensearch_root" ] || { echo "backends: OpenSearch did not answer" >&2; kubectl -n opensearch logs opensearch-0 --tail=50 >&2; exit 1; }
-ca_file="$(dirname "$out")/opensearch-root-ca.pem"
-kubectl -n opensearch exec opensearch-0 -- cat /usr/share/opensearch/config/root-ca.pem >"$ca_file"
 
 umask 077
-KAFKA_PASSWORD="$kafka_password" OPENSEARCH_PASSWORD="$opensearch_password" OPENSEARCH_ROOT="$opensearch_root" CA_FILE="$ca_file" \
+KAFKA_PASSWORD="$kafka_password" OPENSEARCH_PASSWORD="$opensearch_password" OPENSEARCH_ROOT="$opensearch_root" NODE_IP="$node_ip" \
   node -e '
     const env = process.env;
     const root = JSON.parse(env.OPENSEARCH_ROOT);
     const backends = {
       kafka: {
-        bootstrapServers: ["127.0.0.1:30092"],
+        bootstrapServers: [env.NODE_IP + ":30092"],
         superUser: { username: "admin", password: env.KAFKA_PASSWORD, mechanism: "SCRAM-SHA-512" },
         version: "4.1.0",
       },
       opensearch: {
-        url: "https://127.0.0.1:30920",
+        url: "http://" + env.NODE_IP + ":30920",
         adminUser: { username: "admin", password: env.OPENSEARCH_PASSWORD },
-        caFile: env.CA_FILE,
         version: root.version.number,
         ism: true,
       },
