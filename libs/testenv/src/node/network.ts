@@ -12,15 +12,15 @@ export const FORWARD_GUARD_CHAIN = 'DOP-FORWARD';
 const IP_FORWARD = '/proc/sys/net/ipv4/ip_forward';
 
 /**
- * The rules of {@link FORWARD_GUARD_CHAIN}, jumped to first from `FORWARD`: traffic between Pods goes on (RETURN, so
- * kube-proxy's own FORWARD rules still apply), anything else a Pod sends through the host is rejected, and so is
- * anything forwarded into the Pod subnet from elsewhere. Pods reach host processes on {@link NODE_IP} through
+ * The rules of {@link FORWARD_GUARD_CHAIN}, jumped to first from `FORWARD`: traffic between Pods is accepted (also
+ * on a host whose FORWARD policy is DROP, as Docker leaves it on hosted runners), anything else a Pod sends through
+ * the host is rejected, and so is anything forwarded into the Pod subnet from elsewhere. Pods reach host processes on {@link NODE_IP} through
  * INPUT, and Services through kube-proxy's DNAT before this chain sees the packet, so both keep working; no Pod can
  * reach an address off this machine, whatever `ip_forward` says. Pure.
  */
 export function forwardGuardRules(): string[][] {
   return [
-    ['-s', POD_CIDR, '-d', POD_CIDR, '-j', 'RETURN'],
+    ['-s', POD_CIDR, '-d', POD_CIDR, '-j', 'ACCEPT'],
     ['-s', POD_CIDR, '-j', 'REJECT'],
     ['-d', POD_CIDR, '-j', 'REJECT'],
   ];

@@ -51,7 +51,7 @@ describe('the node configuration', () => {
 
   it('lets Pods talk to each other and rejects anything else forwarded', () => {
     expect(forwardGuardRules()).toEqual([
-      ['-s', '10.244.0.0/24', '-d', '10.244.0.0/24', '-j', 'RETURN'],
+      ['-s', '10.244.0.0/24', '-d', '10.244.0.0/24', '-j', 'ACCEPT'],
       ['-s', '10.244.0.0/24', '-j', 'REJECT'],
       ['-d', '10.244.0.0/24', '-j', 'REJECT'],
     ]);
