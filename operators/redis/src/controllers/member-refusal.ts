@@ -135,7 +135,7 @@ export function memberRefusal(events: readonly CoreEvent[], query: RefusalQuery)
   for (const event of events) {
     if (event.involvedObject.uid !== query.statefulSet.uid) continue;
     const outcome = parseCreateOutcome(event);
-    if (outcome === undefined || outcome.statefulSet !== query.statefulSet.name || !missing.has(outcome.pod)) continue;
+    if (outcome?.statefulSet !== query.statefulSet.name || !missing.has(outcome.pod)) continue;
     const seenAt = latest.get(outcome.pod)?.at ?? Number.NEGATIVE_INFINITY;
     if (outcome.at > seenAt || (outcome.at === seenAt && outcome.refusal === undefined)) latest.set(outcome.pod, outcome);
   }
