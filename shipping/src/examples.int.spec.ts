@@ -18,6 +18,17 @@ import { REPO_ROOT } from './repo.ts';
 const STAND_IN_ENV: TestEnv = {
   kafka: { bootstrapServers: ['127.0.0.1:19092'], superUser: { username: 'admin', password: 'stand-in', mechanism: 'SCRAM-SHA-512' }, version: '4' },
   opensearch: { url: 'http://127.0.0.1:19200', adminUser: { username: 'admin', password: 'stand-in' }, version: '2', ism: false },
+  node: {
+    name: 'testenv-node',
+    ip: '10.244.0.1',
+    podCidr: '10.244.0.0/24',
+    serviceCidr: '10.0.0.0/24',
+    clusterDns: '10.0.0.10',
+    clusterDomain: 'cluster.local',
+    storageClass: 'standard',
+    containerdSocket: '/run/containerd.sock',
+    redisImage: 'localhost/domain-operators/redis:7.0.15',
+  },
 };
 const suffix = randomSuffix();
 const rename = (namespace: string): string => `ex-${namespace}-${suffix}`;

@@ -21,7 +21,9 @@ export function selectBackends<N extends BackendName>(env: TestEnv, names: reado
  * The backends the e2e suites run against, chosen by configuration: the file named by `$E2E_BACKENDS` when set
  * (testenv's `env.json` shape; the kind workflow writes it for the backends it deploys in the cluster, see
  * `.github/kind/deploy-backends.sh`), else testenv's own, started when they are not running. Pair it with
- * `$E2E_KUBECONFIG`, which picks the cluster ({@link adminConnection}). Rejects naming what is missing.
+ * `$E2E_KUBECONFIG`, which picks the cluster ({@link adminConnection}). Its addresses serve both the suite (on the
+ * host) and the operator it installs (a Pod): testenv's node bridge address, kind's node address with NodePorts.
+ * Rejects naming what is missing.
  */
 export async function backendsUnderTest<N extends BackendName>(names: readonly N[], env: NodeJS.ProcessEnv = process.env): Promise<Backends<N>> {
   const file = env['E2E_BACKENDS'];

@@ -32,7 +32,9 @@ export { exampleFiles, forTestRun, readManifests, withNamespaces } from './examp
 export { EXAMPLES_FIELD_MANAGER, ExampleRun } from './example-run.ts';
 export type { ExampleRenames } from './examples.ts';
 export { describeObject, fillPlaceholders, forInstance, instanceName, isCustomResource, localExampleFiles, localReleaseNamespace, placeholderValues, readLocalExamples, systemOf, typeOfExample, typesOfCrds } from './local-examples.ts';
-export { belongsTo, componentsFor, formatProgress, kubectlGetArgs, LOCAL_STACK_FIELD_MANAGER, LOCAL_STACK_READY, startLocalStack } from './local-stack.ts';
+export { belongsTo, componentsFor, deploymentName, formatProgress, kubectlGetArgs, LOCAL_STACK_FIELD_MANAGER, LOCAL_STACK_READY, operatorImage, startLocalStack } from './local-stack.ts';
+export { humanAge, kubectlGetPodsArgs, logsCommand, operatorPodHealth, podHealthChange, podStatus, podTable } from './local-stack-pods.ts';
+export type { OperatorPodHealth } from './local-stack-pods.ts';
 export type { LocalStack, LocalStackDeps, LocalStackOptions } from './local-stack.ts';
 export { LOCAL_STACK_USAGE, parseLocalStackArgs } from './local-stack-args.ts';
 export type { LocalStackArgs } from './local-stack-args.ts';

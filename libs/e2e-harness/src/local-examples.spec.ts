@@ -16,20 +16,32 @@ import {
   typesOfCrds,
 } from './local-examples.ts';
 
-const kafka: NonNullable<TestEnv['kafka']> = { bootstrapServers: ['127.0.0.1:19092'], superUser: { username: 'admin', password: 'k-secret', mechanism: 'SCRAM-SHA-512' }, version: '4' };
+const kafka: NonNullable<TestEnv['kafka']> = { bootstrapServers: ['10.244.0.1:19092'], superUser: { username: 'admin', password: 'k-secret', mechanism: 'SCRAM-SHA-512' }, version: '4' };
 const env: TestEnv = {
   kafka,
-  opensearch: { url: 'http://127.0.0.1:19200', adminUser: { username: 'admin', password: 'o-secret' }, version: '2', ism: false },
+  opensearch: { url: 'http://10.244.0.1:19200', adminUser: { username: 'admin', password: 'o-secret' }, version: '2', ism: false },
+  node: {
+    name: 'testenv-node',
+    ip: '10.244.0.1',
+    podCidr: '10.244.0.0/24',
+    serviceCidr: '10.0.0.0/24',
+    clusterDns: '10.0.0.10',
+    clusterDomain: 'cluster.local',
+    storageClass: 'standard',
+    containerdSocket: '/run/containerd.sock',
+    redisImage: 'localhost/domain-operators/redis:7.0.15-1_deb12u10',
+  },
 };
 
 describe('placeholderValues', () => {
-  it('takes the addresses and logins from env.json', () => {
+  it('takes the addresses, the logins and the node\'s Redis image from env.json', () => {
     expect(placeholderValues(env)).toEqual({
-      KAFKA_BOOTSTRAP_SERVER: '127.0.0.1:19092',
+      REDIS_IMAGE: 'localhost/domain-operators/redis:7.0.15-1_deb12u10',
+      KAFKA_BOOTSTRAP_SERVER: '10.244.0.1:19092',
       KAFKA_SASL_MECHANISM: 'SCRAM-SHA-512',
       KAFKA_USERNAME: 'admin',
       KAFKA_PASSWORD: 'k-secret',
-      OPENSEARCH_URL: 'http://127.0.0.1:19200',
+      OPENSEARCH_URL: 'http://10.244.0.1:19200',
       OPENSEARCH_USERNAME: 'admin',
       OPENSEARCH_PASSWORD: 'o-secret',
     });

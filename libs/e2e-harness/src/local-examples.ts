@@ -26,12 +26,14 @@ export function readLocalExamples(root: string): KubernetesObject[] {
 
 /**
  * The values of the `${NAME}` placeholders of `examples/local` out of testenv's `env.json`, for the components it
- * describes: Kafka's bootstrap server, SASL mechanism and super user; OpenSearch's URL and admin user. Holds
- * passwords: never log the result. A missing component's placeholders are absent (see {@link fillPlaceholders}). Pure.
+ * describes: Kafka's bootstrap server, SASL mechanism and super user; OpenSearch's URL and admin user; the Redis
+ * image the node holds (`REDIS_IMAGE`). Holds passwords: never log the result. A missing component's placeholders
+ * are absent (see {@link fillPlaceholders}). Pure.
  */
 export function placeholderValues(env: TestEnv): Readonly<Record<string, string>> {
-  const { kafka, opensearch } = env;
+  const { kafka, opensearch, node } = env;
   return {
+    ...(node !== undefined && { REDIS_IMAGE: node.redisImage }),
     ...(kafka !== undefined && {
       KAFKA_BOOTSTRAP_SERVER: kafka.bootstrapServers[0] ?? '',
       KAFKA_SASL_MECHANISM: kafka.superUser.mechanism,

@@ -3,11 +3,12 @@ import type { ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { KubernetesObject } from '@kubernetes/client-node';
-import { coreTypes, isNotFound } from '@domain-operators/reconcile';
+import { coreTypes, isNotFound, resourceType } from '@domain-operators/reconcile';
 import type { Client, ResourceType } from '@domain-operators/reconcile';
 import { resolvePaths } from '@domain-operators/testenv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminClient, randomSuffix } from './cluster.ts';
+import { helm } from './helm.ts';
 import { describeObject, forInstance, isCustomResource, localReleaseNamespace, readLocalExamples, typeOfExample, typesOfCrds } from './local-examples.ts';
 import { LOCAL_STACK_READY } from './local-stack.ts';
 import { parseManifests } from './manifests.ts';
@@ -15,9 +16,10 @@ import { OPERATOR_SYSTEMS } from './system.ts';
 import { eventually, hasCondition } from './wait.ts';
 import type { ObjectWithConditions } from './wait.ts';
 
-// `npm start`'s last step run as a process, as a newcomer runs it, but as its own instance (suffixed namespaces and
-// connections) so that it neither sees nor touches the objects of an `npm start` running beside it. Real
-// apiserver, Kafka, OpenSearch and pod runner; the stack brings up whatever testenv component is missing.
+// `npm start`'s last step run as a process, as a newcomer runs it, but as its own instance (suffixed namespaces,
+// connections and Helm releases) so that it neither sees nor touches the objects of an `npm start` running beside
+// it. Real apiserver, Kafka, OpenSearch and node (the operators and the Redis members run as Pods); the stack brings
+// up whatever testenv component is missing.
 
 const root = resolvePaths().root;
 const instance = `t${randomSuffix(6)}`;
@@ -37,18 +39,12 @@ let client: Client;
 let stack: ChildProcess | undefined;
 let exited: Promise<number | null> | undefined;
 let output = '';
-const operatorPids = new Map<string, number>();
+/** What each operator's "ready" line names: its release namespace and Pod. */
+const operatorPods = new Map<string, { namespace: string; pod: string }>();
+const deploymentType = resourceType({ group: 'apps', version: 'v1', kind: 'Deployment', plural: 'deployments', namespaced: true });
 
 const request = (object: KubernetesObject): { namespace: string | undefined; name: string } => ({ namespace: object.metadata?.namespace, name: object.metadata?.name ?? '' });
 const typeOf = (object: KubernetesObject): ResourceType<ObjectWithConditions> => typeOfExample(object, customTypes);
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 async function gone(object: KubernetesObject): Promise<boolean> {
   try {
@@ -95,7 +91,7 @@ beforeAll(async () => {
     throw new Error(`${(err as Error).message}\n--- local-stack output ---\n${output.slice(-3_000)}`);
   });
   if (outcome === 'exited') throw new Error(`local-stack exited with ${child.exitCode ?? '?'} before it was ready\n--- local-stack output ---\n${output.slice(-3_000)}`);
-  for (const match of output.matchAll(/\] (\w+)-operator: ready \(pid (\d+)/g)) operatorPids.set(match[1] ?? '', Number(match[2]));
+  for (const match of output.matchAll(/\] (\w+)-operator: ready: Pod ([a-z0-9-]+)\/([a-z0-9-]+) /g)) operatorPods.set(match[1] ?? '', { namespace: match[2] ?? '', pod: match[3] ?? '' });
 }, 21 * 60_000);
 
 afterAll(async () => {
@@ -114,9 +110,14 @@ afterAll(async () => {
 }, 5 * 60_000);
 
 describe("npm start's local stack as a process", () => {
-  it('starts the three operators and brings every example resource to Ready, as the apiserver shows', async () => {
-    expect([...operatorPids.keys()].sort()).toEqual([...OPERATOR_SYSTEMS]);
-    for (const pid of operatorPids.values()) expect(alive(pid)).toBe(true);
+  it('runs the three operators as Ready Pods of their releases and brings every example resource to Ready, as the apiserver shows', async () => {
+    expect([...operatorPods.keys()].sort()).toEqual([...OPERATOR_SYSTEMS]);
+    for (const [system, { namespace, pod }] of operatorPods) {
+      expect(namespace).toBe(localReleaseNamespace(system as (typeof OPERATOR_SYSTEMS)[number], instance));
+      const live = await client.get(coreTypes.pod, { namespace, name: pod });
+      expect(live.status?.conditions?.find((c) => c.type === 'Ready')?.status, `${namespace}/${pod}`).toBe('True');
+      expect(live.spec?.containers[0]?.image, 'the chart\'s default image').toMatch(new RegExp(`^ghcr\\.io/domain-operators/${system}-operator:`));
+    }
     expect(resources.map((o) => o.kind)).toEqual(expect.arrayContaining(['KafkaConnection', 'KafkaTopic', 'KafkaUser', 'OpenSearchConnection', 'OpenSearchIndex', 'RedisReplication']));
     for (const object of resources) {
       const live = await client.get(typeOf(object), request(object));
@@ -124,7 +125,12 @@ describe("npm start's local stack as a process", () => {
     }
   });
 
-  it('prints kubectl get kafka,opensearch,redis -A with every resource, and no password', () => {
+  it('prints the operator Pods, kubectl get kafka,opensearch,redis -A with every resource, the log commands, and no password', () => {
+    for (const [system, { namespace, pod }] of operatorPods) {
+      expect(output).toContain(`$ kubectl --kubeconfig .testenv/kubeconfig get pods -n ${namespace}\n`);
+      expect(output).toMatch(new RegExp(`\\n${pod} +1/1 +Running `));
+      expect(output).toMatch(new RegExp(`kubectl -n ${namespace} logs deploy/e2e-[a-z0-9]+-${system}-operator`));
+    }
     expect(output).toContain('$ kubectl --kubeconfig .testenv/kubeconfig get kafka,opensearch,redis -A');
     for (const name of [`kafkaconnection.kafka.domain-operators.io/local-${instance}`, `opensearchindex.opensearch.domain-operators.io/orders`, 'redisreplication.redis.domain-operators.io/cache']) {
       expect(output).toContain(name);
@@ -133,14 +139,19 @@ describe("npm start's local stack as a process", () => {
     for (const password of [env.kafka?.superUser.password, env.opensearch?.adminUser.password]) if (password !== undefined) expect(output).not.toContain(password);
   });
 
-  it('stops the operators cleanly on SIGINT, removes their RBAC, and leaves the environment up', async () => {
+  it('uninstalls the operators\' releases on SIGINT (Deployment, Pods, ServiceAccount go) and leaves the environment up', async () => {
     await deleteResourcesThroughOperators();
     stack?.kill('SIGINT');
     expect(await exited).toBe(0);
-    expect(output).toContain('local-stack: operators stopped');
-    for (const [system, pid] of operatorPids) expect(alive(pid), `${system}-operator pid ${pid}`).toBe(false);
+    expect(output).toContain('local-stack: operators uninstalled');
     for (const system of OPERATOR_SYSTEMS) {
-      const accounts = await client.list(coreTypes.serviceAccount, { namespace: localReleaseNamespace(system, instance) });
+      const namespace = localReleaseNamespace(system, instance);
+      const releases = await helm(['list', '--namespace', namespace, '--short', '--kubeconfig', join(resolvePaths().stateDir, 'kubeconfig')]);
+      expect(releases.stdout.trim(), `helm releases in ${namespace}`).toBe('');
+      expect((await client.list(deploymentType, { namespace })).items, `Deployments in ${namespace}`).toEqual([]);
+      // The Pods go after their Deployment (garbage collection in the background).
+      await eventually(async () => ((await client.list(coreTypes.pod, { namespace })).items.length === 0 ? true : undefined), { timeoutMs: 60_000, what: `no Pods left in ${namespace}` });
+      const accounts = await client.list(coreTypes.serviceAccount, { namespace });
       expect(accounts.items.map((a) => a.metadata?.name).filter((name) => name?.endsWith(`${system}-operator`) === true)).toEqual([]);
     }
     // The apiserver still answers: the stack leaves testenv up.

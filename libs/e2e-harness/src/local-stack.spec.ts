@@ -1,13 +1,29 @@
 import { describe, expect, it } from 'vitest';
-import { belongsTo, componentsFor, formatProgress, kubectlGetArgs } from './local-stack.ts';
+import type { V1Deployment } from '@kubernetes/client-node';
+import type { ChartInstallation } from './install.ts';
+import { belongsTo, componentsFor, deploymentName, formatProgress, kubectlGetArgs, operatorImage } from './local-stack.ts';
 
 describe('local stack pure parts', () => {
   it('formats progress as testenv does', () => {
     expect(formatProgress(12_345, 'kafka-operator', 'ready')).toBe('[  12.3s] kafka-operator: ready');
   });
 
-  it('needs the apiserver and each operator\'s backend', () => {
-    expect(componentsFor(['redis', 'kafka'])).toEqual(['apiserver', 'kafka', 'redis']);
+  it('needs the apiserver (with the node) and the Kafka and OpenSearch the operators talk to; Redis runs as Pods', () => {
+    expect(componentsFor(['redis', 'kafka'])).toEqual(['apiserver', 'kafka']);
+    expect(componentsFor(['opensearch', 'redis', 'kafka'])).toEqual(['apiserver', 'kafka', 'opensearch']);
+    expect(componentsFor(['redis'])).toEqual(['apiserver']);
+  });
+
+  it('names the Deployment and image the chart rendered', () => {
+    const deployment = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'e2e-abc-kafka-operator' },
+      spec: { selector: {}, template: { spec: { containers: [{ name: 'operator', image: 'ghcr.io/domain-operators/kafka-operator:0.1.0' }] } } },
+    } as V1Deployment;
+    const installation = { deployment } as ChartInstallation;
+    expect(deploymentName({ installation })).toBe('e2e-abc-kafka-operator');
+    expect(operatorImage({ installation })).toBe('ghcr.io/domain-operators/kafka-operator:0.1.0');
   });
 
   it('keeps only the examples of the selected operators', () => {

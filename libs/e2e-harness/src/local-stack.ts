@@ -1,12 +1,14 @@
-import type { KubernetesObject } from '@kubernetes/client-node';
+import type { KubernetesObject, V1Pod } from '@kubernetes/client-node';
+import { coreTypes } from '@domain-operators/reconcile';
 import type { Client } from '@domain-operators/reconcile';
 import { resolvePaths, upEnvironment } from '@domain-operators/testenv';
 import type { ComponentName } from '@domain-operators/testenv';
 import { adminConnection } from './cluster.ts';
 import { describeObject, fillPlaceholders, forInstance, localReleaseNamespace, placeholderValues, readLocalExamples, systemOf, typeOfExample, typesOfCrds } from './local-examples.ts';
-import { startOperator } from './start-operator.ts';
+import { logsCommand } from './local-stack-pods.ts';
 import type { OperatorProcess } from './operator-handle.ts';
-import { OPERATOR_SYSTEMS, operatorLayout } from './system.ts';
+import { startOperatorPod } from './operator-pod.ts';
+import { OPERATOR_SYSTEMS } from './system.ts';
 import type { OperatorSystem } from './system.ts';
 import { waitForCondition } from './wait.ts';
 
@@ -37,7 +39,7 @@ export interface LocalStackOptions {
   readonly root?: string;
 }
 
-/** A running local stack: the operators as local processes, their example resources Ready. */
+/** A running local stack: the operators as Pods of their Helm releases, their example resources Ready. */
 export interface LocalStack {
   /** The admin kubeconfig of testenv's apiserver. */
   readonly kubeconfig: string;
@@ -45,9 +47,12 @@ export interface LocalStack {
   readonly operators: readonly OperatorProcess[];
   /** The custom resources applied, as applied (no secrets: Secrets are not listed). */
   readonly resources: readonly KubernetesObject[];
+  /** The live (not terminating) Pods of an operator's Deployment, as the apiserver lists them now, by name. */
+  operatorPods(operator: OperatorProcess): Promise<V1Pod[]>;
   /**
-   * Stops every operator (SIGTERM, then SIGKILL after 35 s) and removes the RBAC its start installed. Leaves testenv,
-   * the namespaces, the Secrets and the custom resources in place, so that the next start finds them. Idempotent.
+   * Uninstalls every operator's Helm release (`helm uninstall --wait`: the Deployment, its Pods, the ServiceAccount
+   * and RBAC go). Leaves testenv, the CRDs, the namespaces, the Secrets and the custom resources in place, so that the
+   * next start finds them. Idempotent.
    */
   stop(): Promise<void>;
 }
@@ -57,9 +62,23 @@ export function formatProgress(elapsedMs: number, who: string, message: string):
   return `[${(elapsedMs / 1000).toFixed(1).padStart(6)}s] ${who}: ${message}`;
 }
 
-/** The testenv components a stack of `systems` needs: the apiserver (with the pod runner) and each system's backend. Pure. */
+/**
+ * The testenv components a stack of `systems` needs: the apiserver (which brings the node up with it) and the Kafka
+ * and OpenSearch each operator talks to. Redis needs none: its members are the operator's own Pods, from the node's
+ * Redis image. Pure.
+ */
 export function componentsFor(systems: readonly OperatorSystem[]): ComponentName[] {
-  return ['apiserver', ...OPERATOR_SYSTEMS.filter((system) => systems.includes(system))];
+  return ['apiserver', ...(['kafka', 'opensearch'] as const).filter((system) => systems.includes(system))];
+}
+
+/** The name of an operator's Deployment, as its chart rendered it. Pure. */
+export function deploymentName(operator: Pick<OperatorProcess, 'installation'>): string {
+  return operator.installation.deployment.metadata?.name ?? '';
+}
+
+/** The image of an operator's container, as its chart rendered it. Pure. */
+export function operatorImage(operator: Pick<OperatorProcess, 'installation'>): string {
+  return operator.installation.deployment.spec?.template.spec?.containers.find((c) => c.name === 'operator')?.image ?? '?';
 }
 
 /**
@@ -78,12 +97,12 @@ function releaseSystemOf(namespace: string | undefined): OperatorSystem | undefi
 
 /**
  * Brings the local environment up (testenv's components for `systems`, reusing what runs), applies the namespaces of
- * `examples/local`, starts each operator as a local process authenticated as its chart's ServiceAccount with the
- * release namespace `<system>-operator-system` (see {@link startOperator}; logs in
- * `.testenv/logs/e2e-<system>-operator.log`), applies the rest of `examples/local` with the placeholders filled from
- * `.testenv/env.json` (logins: never logged), and resolves once every custom resource is `Ready=True` for its current
- * generation. Idempotent over what already exists (server-side apply). On failure or abort it stops the operators
- * it started and rejects.
+ * `examples/local`, runs each operator as its users do ({@link startOperatorPod}: its image built and loaded into the
+ * node, its chart `helm upgrade --install`ed into the release namespace `<system>-operator-system`, its Deployment
+ * available), applies the rest of `examples/local` with the placeholders filled from `.testenv/env.json` (logins:
+ * never logged), and resolves once every custom resource is `Ready=True` for its current generation. Idempotent over
+ * what already exists (server-side apply, `helm upgrade`). On failure or abort it uninstalls the releases it
+ * installed and rejects.
  */
 export async function startLocalStack(deps: LocalStackDeps, options: LocalStackOptions = {}): Promise<LocalStack> {
   const started = Date.now();
@@ -118,15 +137,24 @@ export async function startLocalStack(deps: LocalStackDeps, options: LocalStackO
   const stop = async (): Promise<void> => {
     for (const operator of operators) await operator.stop();
   };
+  const operatorPods = async (operator: OperatorProcess): Promise<V1Pod[]> => {
+    const selector = operator.installation.deployment.spec?.selector.matchLabels ?? {};
+    const labelSelector = Object.entries(selector).map(([key, value]) => `${key}=${value}`).join(',');
+    const pods = await client.list(coreTypes.pod, { namespace: operator.namespace, labelSelector });
+    return pods.items.filter((pod) => pod.metadata?.deletionTimestamp === undefined).sort((a, b) => (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''));
+  };
   try {
     for (const system of systems) {
       signal.throwIfAborted();
-      progress(`${system}-operator`, 'building and starting');
+      progress(`${system}-operator`, 'building its bundle and image, installing its chart with helm');
       const values = valuesFor(system);
-      const operator = await startOperator({ system, admin, releaseNamespace: localReleaseNamespace(system, options.instance), ...(values !== undefined && { values }) });
+      const operator = await startOperatorPod({ system, admin, releaseNamespace: localReleaseNamespace(system, options.instance), ...(values !== undefined && { values }) });
       operators.push(operator);
-      const log = operatorLayout(system, root).logFile.slice(root.length + 1);
-      progress(`${system}-operator`, `ready (pid ${operator.pid() ?? '?'}, as ${operator.namespace}/${operator.serviceAccount}, log ${log})`);
+      const pods = (await operatorPods(operator)).map((pod) => pod.metadata?.name ?? '?');
+      progress(
+        `${system}-operator`,
+        `ready: Pod ${operator.namespace}/${pods.join(',')} (release ${operator.releaseName}, image ${operatorImage(operator)}, as ${operator.namespace}/${operator.serviceAccount}); logs: ${logsCommand(operator.namespace, deploymentName(operator))}`,
+      );
     }
     const customTypes = typesOfCrds(operators.flatMap((operator) => operator.installation.rendered));
     const rest = objects.filter((object) => object.kind !== 'Namespace');
@@ -156,7 +184,7 @@ export async function startLocalStack(deps: LocalStackDeps, options: LocalStackO
     } finally {
       clearInterval(ticker);
     }
-    return { kubeconfig, operators, resources, stop };
+    return { kubeconfig, operators, resources, operatorPods, stop };
   } catch (err) {
     await stop();
     throw err;
