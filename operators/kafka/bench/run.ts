@@ -4,7 +4,7 @@
 //      flight), three rounds, deleted after each;
 //   2. apiserver floor: the same 1,000 KafkaTopics created and given their Ready status by a bare client (no operator,
 //      no Kafka), with one status write per topic and with two (the operator's claim and Ready), three rounds each;
-//   3. the operator, built and run as the e2e suites run it (its chart's ServiceAccount and flags): 1,000
+//   3. the operator as the e2e suites run it (a Pod of its Helm release, its image on testenv's node): 1,000
 //      KafkaTopics applied at once → seconds until all are Ready, admin requests per topic, peak RSS;
 //   4. steady state: apiserver writes by the operator's ServiceAccount during 60 s (audit log), in a window that
 //      spans every topic's periodic drift check;
@@ -196,11 +196,12 @@ async function main(): Promise<void> {
     }
 
     // 3. The operator, watching only the benchmark's namespace (the shared test environment may hold other
-    // sessions' KafkaTopics and KafkaUsers; KafkaConnections are cluster-scoped and always watched).
+    // sessions' KafkaTopics and KafkaUsers; KafkaConnections are cluster-scoped and always watched), from a release
+    // namespace of its own (deleted by stop()): other sessions' suites install the chart into kafka-operator-system.
     const ns = await freshNamespace({}, 'bench-kafka');
     namespace = ns;
     await createConnection(client, env.kafka, ns, connection);
-    operator = await startOperator({ system: 'kafka', values: { watchNamespaces: [ns] } });
+    operator = await startOperator({ system: 'kafka', values: { watchNamespaces: [ns] }, releaseNamespace: `bench-kafka-op-${randomSuffix()}` });
     const username = `system:serviceaccount:${operator.namespace}:${operator.serviceAccount}`;
     await waitForCondition(client, kafkaConnections.type, { namespace: undefined, name: connection }, 'Ready', 'True', 60_000);
     const informers = new SharedInformers({ kubeConfig }, { namespace: ns });
