@@ -112,7 +112,8 @@ interface Bench {
 /** Applies the indices with an operator of `workers` workers and measures until all are Ready. Leaves it running. */
 async function operatorPhase(bench: Bench, workers: number, started: (operator: OperatorProcess) => void): Promise<PhaseRun> {
   const { client, namespace: ns, names } = bench;
-  const operator = await startOperator({ system: 'opensearch', values: { maxConcurrentReconciles: workers } });
+  // A release namespace of its own (deleted by stop()): other sessions' suites install the chart into opensearch-operator-system.
+  const operator = await startOperator({ system: 'opensearch', values: { maxConcurrentReconciles: workers }, releaseNamespace: `bench-opensearch-op-${randomSuffix()}` });
   started(operator);
   const username = `system:serviceaccount:${operator.namespace}:${operator.serviceAccount}`;
   await waitForCondition(client, openSearchConnections.type, { namespace: undefined, name: bench.connection }, 'Ready', 'True', 60_000);
