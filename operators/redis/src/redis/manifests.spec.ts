@@ -24,6 +24,21 @@ describe('owned objects', () => {
     expect(sts.metadata?.ownerReferences?.[0]).toMatchObject({ kind: 'RedisReplication', name: 'cache', uid: 'u-1', controller: true });
   });
 
+  it('runs members as the redis user (999) with fsGroup 999 and the settings Pod Security restricted requires', () => {
+    const spec = statefulSetFor(rr, { replicas: 3, restartHash: 'h1', partition: 0 }).spec?.template.spec;
+    // fsGroup makes the Secret-mounted masterauth file group-readable by 999 (it is root's, mode 0400, otherwise).
+    expect(spec?.securityContext).toEqual({
+      runAsNonRoot: true,
+      runAsUser: 999,
+      runAsGroup: 999,
+      fsGroup: 999,
+      fsGroupChangePolicy: 'OnRootMismatch',
+      seccompProfile: { type: 'RuntimeDefault' },
+    });
+    expect(spec?.containers[0]?.securityContext).toEqual({ allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, readOnlyRootFilesystem: true });
+    expect(spec?.volumes?.find((v) => v.name === 'internal')?.secret?.defaultMode).toBe(0o400);
+  });
+
   it('uses a claim template instead of an emptyDir with storage', () => {
     const sts = statefulSetFor({ ...rr, spec: { ...rr.spec, storage: { size: '1Gi' } } }, { replicas: 3, restartHash: 'h1', partition: 0 });
     expect(sts.spec?.template.spec?.volumes?.map((v) => v.name)).toEqual(['config', 'internal']);

@@ -31,6 +31,12 @@ export const RESTART_HASH_ANNOTATION = 'redis.domain-operators.io/restart-hash';
 export const TEMPLATE_HASH_ANNOTATION = 'redis.domain-operators.io/template-hash';
 /** The redis container's name. */
 export const CONTAINER_NAME = 'redis';
+/**
+ * The uid and gid members run as: the `redis` user of the official image and of Debian's package. Also the Pod's
+ * `fsGroup`, so that the Secret-mounted `masterauth` file (mode 0440 with an fsGroup, 0400 root-owned without) and a
+ * claim's `/data` are readable and writable by redis-server.
+ */
+export const REDIS_UID = 999;
 
 /** Keys of the internal Secret `<name>-internal`. */
 export const INTERNAL_KEYS = { operatorPassword: 'operator-password', replicationPassword: 'replication-password' } as const;
@@ -147,7 +153,9 @@ export interface StatefulSetInput {
 /**
  * The StatefulSet of members: `redis-server /etc/redis/redis.conf`, the ConfigMap and the internal Secret mounted,
  * `/data` on a claim or an emptyDir, an exec readiness probe that accepts any answer proving the server serves
- * (the default user may be restricted), Pods started in parallel. The role label is NOT in the template: the
+ * (the default user may be restricted), Pods started in parallel. Members satisfy Pod Security `restricted`: uid
+ * and gid {@link REDIS_UID} (also the fsGroup), no privilege escalation, every capability dropped, the runtime's
+ * default seccomp profile, a read-only root filesystem (redis-server writes only to `/data`). The role label is NOT in the template: the
  * operator sets it on each Pod, so the primary Service follows the real primary. Pure.
  */
 export function statefulSetFor(rr: RedisReplication, input: StatefulSetInput): V1StatefulSet {
@@ -162,6 +170,11 @@ export function statefulSetFor(rr: RedisReplication, input: StatefulSetInput): V
         image: rr.spec.image,
         args: ['redis-server', `${CONFIG_DIR}/redis.conf`],
         ports: [{ name: 'redis', containerPort: REDIS_PORT, protocol: 'TCP' }],
+        securityContext: {
+          allowPrivilegeEscalation: false,
+          capabilities: { drop: ['ALL'] },
+          readOnlyRootFilesystem: true,
+        },
         readinessProbe: {
           exec: { command: ['sh', '-c', `redis-cli -p ${REDIS_PORT} ping 2>&1 | grep -qE 'PONG|NOAUTH|WRONGPASS|NOPERM'`] },
           periodSeconds: 5,
@@ -186,6 +199,16 @@ export function statefulSetFor(rr: RedisReplication, input: StatefulSetInput): V
       { name: 'internal', secret: { secretName: names.internalSecret, items: [{ key: REPLICATION_AUTH_FILE, path: REPLICATION_AUTH_FILE }], defaultMode: 0o400 } },
       ...dataVolume(rr),
     ],
+    // Without an fsGroup the Secret's files are root's with mode 0400, which redis-server (uid 999) cannot read: it
+    // would refuse to start (`can't open config file '/etc/redis-secret/replication-auth.conf': Permission denied`).
+    securityContext: {
+      runAsNonRoot: true,
+      runAsUser: REDIS_UID,
+      runAsGroup: REDIS_UID,
+      fsGroup: REDIS_UID,
+      fsGroupChangePolicy: 'OnRootMismatch',
+      seccompProfile: { type: 'RuntimeDefault' },
+    },
     terminationGracePeriodSeconds: 30,
     ...(template?.nodeSelector !== undefined && { nodeSelector: { ...template.nodeSelector } }),
     ...(template?.tolerations !== undefined && { tolerations: template.tolerations.map((t): V1Toleration => ({ ...t })) }),
