@@ -2,6 +2,7 @@
 // until the new primary is verified, and until the old one is back as a replica.
 import { randomBytes } from 'node:crypto';
 import type { V1Pod } from '@kubernetes/client-node';
+import { CONTAINER_NAME } from '../src/redis/manifests.ts';
 import { command, converged, info, memberPods, primaryServiceSelects, redisServerPid, replication } from './members.ts';
 import type { Converged, Target } from './members.ts';
 import type { FailoverRun, FailureMode } from './report.ts';
@@ -40,13 +41,15 @@ export function waitConverged(t: Target, password: string, members: number, time
   return until(() => converged(t, password, members), timeoutMs, 100, `${t.name} converged with ${members} members`);
 }
 
-const restarts = (pod: V1Pod | undefined): number => pod?.status?.containerStatuses?.find((s) => s.name === 'redis')?.restartCount ?? 0;
+const restarts = (pod: V1Pod | undefined): number => pod?.status?.containerStatuses?.find((s) => s.name === CONTAINER_NAME)?.restartCount ?? 0;
 
 /**
  * Runs one failover of `mode` on a converged replication and measures it. `frozen`: SIGSTOP, the primary accepts
  * connections but never answers, so only `downAfterMilliseconds` can detect it; it gets SIGCONT as soon as the new
- * primary is verified (or the run fails). `killed`: SIGKILL; the pod runner restarts redis-server empty after about
- * a second. Never throws for a failed run: the error is in the result.
+ * primary is verified (or the run fails). `killed`: SIGKILL to the container's redis-server; the kubelet sees the
+ * container exit and restarts it empty (at once the first time in a Pod's life, then after its CrashLoopBackOff:
+ * 10 s, 20 s, … — which is why the benchmark replaces a killed Pod after each run). Never throws for a failed run:
+ * the error is in the result.
  */
 export async function failoverRun(t: Target, password: string, mode: FailureMode, run: number, options: FailoverOptions): Promise<FailoverRun> {
   const before = await waitConverged(t, password, options.members);
@@ -58,7 +61,7 @@ export async function failoverRun(t: Target, password: string, mode: FailureMode
   const offsets = new Map<string, number>();
   for (const r of before.replicas) offsets.set(r.metadata?.name ?? '', Number((await info(r, password)).get('slave_repl_offset')));
   const best = Math.max(...offsets.values());
-  const pid = await redisServerPid(before.primary);
+  const pid = redisServerPid(before.primary);
   const restartsBefore = restarts(before.primary);
 
   const result: { -readonly [K in keyof FailoverRun]: FailoverRun[K] } = { run, oldPrimary };

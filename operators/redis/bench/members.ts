@@ -1,16 +1,14 @@
 // How the benchmark looks at a RedisReplication from outside the operator: the API objects through the admin
-// client, the members through its own ioredis connections (as the operator's ACL user), and the redis-server
-// processes through the pod runner's pid files.
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+// client, the members through its own ioredis connections (as the operator's ACL user) to their Pod IPs on testenv's
+// node, and the redis-server processes by the host pid of their container (containerd's shim state).
 import type { V1Pod } from '@kubernetes/client-node';
 import { coreTypes, getCondition } from '@domain-operators/reconcile';
 import type { Client } from '@domain-operators/reconcile';
-import { resolvePaths } from '@domain-operators/testenv';
+import { containerHostPid } from '@domain-operators/testenv';
 import { Redis } from 'ioredis';
 import { redisReplications } from '../src/api/v1alpha1/index.ts';
 import type { RedisReplication } from '../src/api/v1alpha1/index.ts';
-import { INTERNAL_KEYS, objectNames, OPERATOR_USERNAME, REPLICATION_LABEL } from '../src/redis/manifests.ts';
+import { CONTAINER_NAME, INTERNAL_KEYS, objectNames, OPERATOR_USERNAME, REPLICATION_LABEL } from '../src/redis/manifests.ts';
 import { ROLE_LABEL } from '../src/redis/types.ts';
 
 /** One RedisReplication under measurement. */
@@ -37,7 +35,7 @@ export async function memberPods(t: Target): Promise<V1Pod[]> {
   return [...page.items].filter((p) => p.metadata?.deletionTimestamp === undefined).sort((a, b) => (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''));
 }
 
-/** The Pods the primary Service's selector matches (testenv has no EndpointSlices for loopback Pod IPs). */
+/** The Pods the primary Service's selector matches: what the operator decides, before the EndpointSlice controller follows. */
 export async function primaryServiceSelects(t: Target): Promise<string[]> {
   const svc = await t.client.get(coreTypes.service, { namespace: t.namespace, name: objectNames(t.name).primary });
   const selector = Object.entries(svc.spec?.selector ?? {})
@@ -102,11 +100,21 @@ export async function info(pod: V1Pod, password: string, section = 'replication'
   );
 }
 
-/** The pid of a Pod's redis-server (the pod runner writes it; a restarted container gets a new one). */
-export async function redisServerPid(pod: V1Pod): Promise<number> {
-  const file = join(resolvePaths().runDir, 'pod-runner', 'pods', pod.metadata?.uid ?? '', 'containers', 'redis', 'redis-server.pid');
-  const pid = Number((await readFile(file, 'utf8')).trim());
-  if (!Number.isInteger(pid) || pid <= 0) throw new Error(`no redis-server pid for ${pod.metadata?.name ?? ''}`);
+/** `containerd://abc` → `abc`. Pure. */
+export function withoutScheme(containerId: string): string {
+  return containerId.replace(/^[a-z]+:\/\//, '');
+}
+
+/**
+ * The host pid of a Pod's redis-server: the first process of its running `redis` container (the operator runs
+ * `redis-server` as the container's command, no wrapper), found from `status.containerStatuses[].containerID` in
+ * containerd's state on testenv's node. A restarted container has a new id and pid. Throws when none runs there.
+ */
+export function redisServerPid(pod: V1Pod): number {
+  const status = pod.status?.containerStatuses?.find((s) => s.name === CONTAINER_NAME);
+  const id = status?.state?.running !== undefined && status.containerID !== undefined ? withoutScheme(status.containerID) : undefined;
+  const pid = id === undefined ? undefined : containerHostPid(id);
+  if (id === undefined || pid === undefined) throw new Error(`Pod ${pod.metadata?.name ?? ''} has no running ${CONTAINER_NAME} container on testenv's node`);
   return pid;
 }
 

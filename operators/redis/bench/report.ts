@@ -30,7 +30,7 @@ export interface FailoverRun {
   readonly dataKept?: boolean;
   /** The promoted member had the highest replication offset of the replicas just before the failure. */
   readonly bestOffsetPromoted?: boolean;
-  /** Restarts of the old primary's container during the run (the pod runner's count). */
+  /** Restarts of the old primary's container during the run (the kubelet's `restartCount`). */
   readonly oldPrimaryRestarts?: number;
   readonly error?: string;
 }
@@ -53,7 +53,8 @@ export interface FailoverSeries {
 export interface RedisBenchReport {
   readonly startedAt: string;
   readonly machine: { readonly cpus: number; readonly cpuModel: string; readonly memoryGiB: number; readonly loadBefore: readonly number[]; readonly loadAfter: readonly number[] };
-  readonly versions: { readonly node: string; readonly redis: string; readonly kubernetes: string };
+  /** `kubelet` and `containerRuntime` as the Node reports them (`status.nodeInfo`). */
+  readonly versions: { readonly node: string; readonly redis: string; readonly kubernetes: string; readonly kubelet: string; readonly containerRuntime: string };
   readonly settings: { readonly members: number; readonly image: string; readonly downAfterMilliseconds: number; readonly pollMs: number };
   readonly ready: Omit<Summary, 'runs'> & { readonly runsMs: readonly number[]; readonly runs: readonly ReadyRun[]; readonly podsReady: Summary };
   readonly failover: readonly FailoverSeries[];
@@ -66,7 +67,7 @@ export interface ReadyRun {
   readonly readyMs: number;
   /** All member Pods exist. */
   readonly podsCreatedMs?: number;
-  /** All member Pods have their Ready condition (the pod runner's readiness probe passed). */
+  /** All member Pods have their Ready condition (the kubelet ran the readiness probe and it passed). */
   readonly podsReadyMs?: number;
 }
 
@@ -119,7 +120,7 @@ export function formatReport(r: RedisBenchReport): string {
   const out = [
     `redis operator benchmark — ${r.startedAt}`,
     `machine: ${r.machine.cpus} CPUs (${r.machine.cpuModel}), ${r.machine.memoryGiB} GiB; load average before ${r.machine.loadBefore.map((l) => l.toFixed(2)).join(' ')}, after ${r.machine.loadAfter.map((l) => l.toFixed(2)).join(' ')}`,
-    `node ${r.versions.node}, redis-server ${r.versions.redis} (testenv pod runner), kube-apiserver ${r.versions.kubernetes}`,
+    `node ${r.versions.node}, redis-server ${r.versions.redis} (image ${r.settings.image}), kube-apiserver ${r.versions.kubernetes}; testenv's node: kubelet ${r.versions.kubelet}, ${r.versions.containerRuntime}`,
     `RedisReplication: ${r.settings.members} members, image ${r.settings.image}, failover.downAfterMilliseconds ${r.settings.downAfterMilliseconds}; observer polls every ${r.settings.pollMs} ms`,
     '',
     `1. create → Ready=True (${r.ready.runsMs.map((ms) => s(ms)).join(', ')})`,
@@ -129,7 +130,7 @@ export function formatReport(r: RedisBenchReport): string {
   for (const f of r.failover) {
     out.push(
       '',
-      `2${f.mode === 'frozen' ? 'a' : 'b'}. primary ${f.mode === 'frozen' ? 'frozen (SIGSTOP, SIGCONT after): the downAfterMilliseconds path' : 'killed (SIGKILL, restarted empty by the pod runner after ~1 s; the Pod is replaced after each run to reset the restart backoff)'}`,
+      `2${f.mode === 'frozen' ? 'a' : 'b'}. primary ${f.mode === 'frozen' ? 'frozen (SIGSTOP, SIGCONT after): the downAfterMilliseconds path' : 'killed (SIGKILL; the kubelet restarts the container empty, at once as it is its first exit: the Pod is replaced after each run, resetting the CrashLoopBackOff)'}`,
       line('   status.primary changed', f.status),
       line('   primary Service selects it', f.service),
       line('   verified (write replicated)', f.verified),

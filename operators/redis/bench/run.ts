@@ -1,22 +1,25 @@
 // The redis operator benchmark (`npx nx run redis-operator:bench`, or `node operators/redis/bench/run.ts` from the
 // repository root). A report, never a timed test: it fails only when something cannot run.
-//   1. the operator, built and run as the e2e suites run it (its chart's ServiceAccount and flags, watching only
-//      the benchmark's namespace); five 3-member RedisReplications, one after the other: create → Ready=True;
+//   1. the operator as its users run it (startOperator: its image on testenv's node, its chart installed with helm
+//      into a release namespace of its own, watching only the benchmark's namespace); five 3-member
+//      RedisReplications of the node's Redis image, one after the other: create → Ready=True;
 //   2. steady state: apiserver writes by the operator's ServiceAccount during 60 s (testenv's audit log) with the
 //      last of them Ready;
-//   3. failover, 10 runs per failure mode on that replication: the primary's redis-server frozen (SIGSTOP, the
-//      downAfterMilliseconds path) and killed (SIGKILL, restarted empty by the pod runner after ~1 s; the killed
-//      Pod is replaced afterwards so that every kill meets a container without restart backoff); times until
-//      status.primary changes, the primary Service selects only the new primary, and a write on it is read on the
-//      other surviving members; then until the old primary is back as a replica;
+//   3. failover, 10 runs per failure mode on that replication: the primary's redis-server (its container's host
+//      pid) frozen (SIGSTOP, the downAfterMilliseconds path) and killed (SIGKILL; the kubelet restarts the
+//      container empty, at once on a Pod's first exit; the killed Pod is replaced afterwards so that every kill meets
+//      a Pod without CrashLoopBackOff); times until status.primary changes, the primary Service selects only the new
+//      primary, and a write on it is read on the other surviving members; then until the old primary is back as a
+//      replica;
 //   4. steady state again after the failovers; writes the JSON to .reports/bench/redis-operator.json and prints the
 //      report.
 import { mkdir, writeFile } from 'node:fs/promises';
+import type { V1Node } from '@kubernetes/client-node';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { adminConnection, deleteNamespace, freshNamespace, startOperator } from '@domain-operators/e2e-harness';
+import { adminConnection, deleteNamespace, freshNamespace, randomSuffix, startOperator } from '@domain-operators/e2e-harness';
 import type { OperatorProcess } from '@domain-operators/e2e-harness';
-import { coreTypes, eventType } from '@domain-operators/reconcile';
+import { coreTypes, eventType, resourceType } from '@domain-operators/reconcile';
 import type { Client } from '@domain-operators/reconcile';
 import { ensureTestEnv, resolvePaths } from '@domain-operators/testenv';
 import { redisReplications } from '../src/api/v1alpha1/index.ts';
@@ -28,7 +31,6 @@ import { failoverSeries, formatReport, summarize } from './report.ts';
 import type { FailoverRun, FailureMode, ReadyRun, RedisBenchReport, SteadyWindow } from './report.ts';
 
 const MEMBERS = 3;
-const IMAGE = 'redis:7.2';
 const DOWN_AFTER_MS = 5_000;
 const READY_RUNS = 5;
 const FAILOVER_RUNS = 10;
@@ -40,6 +42,7 @@ const STEADY_SETTLE_MS = 5_000;
 const EVENT_FLUSH_SETTLE_MS = 35_000;
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+const nodeType = resourceType<V1Node>({ group: '', version: 'v1', kind: 'Node', plural: 'nodes', namespaced: false });
 
 function log(message: string): void {
   console.error(`[bench] ${new Date().toISOString().slice(11, 23)} ${message}`);
@@ -59,20 +62,20 @@ function resumeFrozen(): void {
   frozen.clear();
 }
 
-async function createReplication(client: Client, namespace: string, name: string): Promise<void> {
+async function createReplication(client: Client, namespace: string, name: string, image: string): Promise<void> {
   await client.create(redisReplications.type, {
     apiVersion: redisReplications.apiVersion,
     kind: redisReplications.kind,
     metadata: { name, namespace },
-    spec: { replicas: MEMBERS, image: IMAGE, failover: { enabled: true, downAfterMilliseconds: DOWN_AFTER_MS } },
+    spec: { replicas: MEMBERS, image, failover: { enabled: true, downAfterMilliseconds: DOWN_AFTER_MS } },
   });
 }
 
 /** Create → Ready=True (current generation), polled every {@link POLL_MS}, with when the Pods existed and were Ready. */
-async function timeToReady(t: Target): Promise<ReadyRun> {
+async function timeToReady(t: Target, image: string): Promise<ReadyRun> {
   const started = performance.now();
   const elapsed = (): number => Math.round(performance.now() - started);
-  await createReplication(t.client, t.namespace, t.name);
+  await createReplication(t.client, t.namespace, t.name, image);
   let podsCreatedMs: number | undefined;
   let podsReadyMs: number | undefined;
   await until(
@@ -98,9 +101,10 @@ async function deleteReplication(t: Target): Promise<void> {
 }
 
 /**
- * Deletes a killed Pod (as admin) and waits for the StatefulSet's replacement. The pod runner, like the kubelet,
- * doubles a container's restart delay on every exit (1 s, 2 s, 4 s, … here; reset after 120 s of running): without
- * a fresh Pod, the next kill of the same member would measure the restart backoff instead of the failover.
+ * Deletes a killed Pod (as admin) and waits for the StatefulSet's replacement. The kubelet restarts a container at
+ * once on its first exit, then only after its CrashLoopBackOff (10 s after the last exit, doubling to 5 min; reset
+ * after 10 min of running), keyed by the Pod's uid: without a fresh Pod, the next kill of the same member would
+ * measure the restart backoff instead of the failover.
  */
 async function replacePod(t: Target, name: string): Promise<void> {
   const before = await t.client.get(coreTypes.pod, { namespace: t.namespace, name });
@@ -161,25 +165,29 @@ async function main(): Promise<void> {
   const startedAt = new Date().toISOString();
   const loadBefore = loadavg();
   const env = await ensureTestEnv(['apiserver']);
+  if (env.node === undefined) throw new Error('testenv: the node is not up (env.json has no node)');
+  const image = env.node.redisImage;
   const admin = await adminConnection();
   const { client } = admin;
+  const nodeInfo = (await client.get(nodeType, { namespace: undefined, name: env.node.name })).status?.nodeInfo;
   let operator: OperatorProcess | undefined;
   let namespace: string | undefined;
   try {
     // The operator watches only the benchmark's namespace: the shared test environment may hold other sessions'
-    // RedisReplications.
+    // RedisReplications. Its release namespace is its own too (deleted by stop()): other sessions' suites install
+    // the chart into redis-operator-system.
     const ns = await freshNamespace({}, 'bench-redis');
     namespace = ns;
-    operator = await startOperator({ system: 'redis', values: { watchNamespaces: [ns] }, admin });
+    operator = await startOperator({ system: 'redis', values: { watchNamespaces: [ns] }, releaseNamespace: `bench-redis-op-${randomSuffix()}`, admin });
     const username = `system:serviceaccount:${operator.namespace}:${operator.serviceAccount}`;
-    log(`operator ready as ${username}, watching ${ns}`);
+    log(`operator ready as ${username} (Pod in ${operator.namespace}, release ${operator.releaseName}), watching ${ns}; members run ${image}`);
 
     // 1. Create → Ready, one replication at a time; the last one stays for the other measurements.
     const readyRuns: ReadyRun[] = [];
     let target: Target = { client, namespace: ns, name: 'bench-1' };
     for (let i = 1; i <= READY_RUNS; i++) {
       target = { client, namespace: ns, name: `bench-${i}` };
-      const run = await timeToReady(target);
+      const run = await timeToReady(target, image);
       readyRuns.push(run);
       log(`${target.name}: Ready after ${run.readyMs} ms (3 Pods created after ${run.podsCreatedMs ?? '—'} ms, all Pods Ready after ${run.podsReadyMs ?? '—'} ms)`);
       if (i < READY_RUNS) await deleteReplication(target);
@@ -211,8 +219,14 @@ async function main(): Promise<void> {
     const report: RedisBenchReport = {
       startedAt,
       machine: { cpus: cpu.length, cpuModel: cpu[0]?.model.trim() ?? '?', memoryGiB: Math.round(totalmem() / 2 ** 30), loadBefore, loadAfter: loadavg() },
-      versions: { node: process.version, redis: redisVersion, kubernetes: env.apiserver.kubernetesVersion },
-      settings: { members: MEMBERS, image: IMAGE, downAfterMilliseconds: DOWN_AFTER_MS, pollMs: POLL_MS },
+      versions: {
+        node: process.version,
+        redis: redisVersion,
+        kubernetes: env.apiserver.kubernetesVersion,
+        kubelet: nodeInfo?.kubeletVersion ?? '?',
+        containerRuntime: nodeInfo?.containerRuntimeVersion ?? '?',
+      },
+      settings: { members: MEMBERS, image, downAfterMilliseconds: DOWN_AFTER_MS, pollMs: POLL_MS },
       ready: { ...summarize(readyRuns.map((r) => r.readyMs)), runsMs: readyRuns.map((r) => r.readyMs), runs: readyRuns, podsReady: summarize(readyRuns.map((r) => r.podsReadyMs)) },
       failover: (['frozen', 'killed'] as const).map((mode) => failoverSeries(mode, series[mode], DOWN_AFTER_MS)),
       steadyState: steady,
