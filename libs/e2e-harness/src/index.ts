@@ -22,7 +22,7 @@ export { freePort } from './ports.ts';
 export { OperatorStartError } from './operator-handle.ts';
 export type { OperatorProcess, ProbeAnswer, ProcessExit, StartOperatorOptions } from './operator-handle.ts';
 export { startOperator } from './start-operator.ts';
-export { defaultReleaseNamespace, exitOf, podValues, startOperatorPod } from './operator-pod.ts';
+export { defaultReleaseNamespace, exitOf, IMAGE_DIGEST_ANNOTATION, podValues, startOperatorPod } from './operator-pod.ts';
 export { startOperatorProcess } from './operator-process.ts';
 export { backendsUnderTest, selectBackends } from './backends.ts';
 export type { BackendName, Backends } from './backends.ts';

@@ -27,16 +27,23 @@ export function defaultReleaseNamespace(system: OperatorSystem): string {
   return `${system}-operator-system`;
 }
 
+/** The Pod annotation that carries the loaded image's digest, so a rebuilt image under the same tag rolls the Pods. */
+export const IMAGE_DIGEST_ANNOTATION = 'e2e.domain-operators.io/image-digest';
+
 /**
  * The chart values {@link startOperatorPod} installs with: the test's values, its `args` as `extraArgs` and its
- * `env` as `extraEnv` (after the chart's own), and the image the node already holds (pull policy `Never`: nothing can
- * be pulled here, and a missing image must fail at once rather than wait for a registry). Pure.
+ * `env` as `extraEnv` (after the chart's own), and on testenv the image the node already holds (pull policy `Never`:
+ * nothing can be pulled here, and a missing image must fail at once rather than wait for a registry) with its
+ * digest as a Pod annotation (the tag stays the chart's, so without it a new bundle would not roll out). Pure.
  */
-export function podValues(options: Pick<StartOperatorOptions, 'values' | 'args' | 'env'>, existingCluster: boolean): Record<string, unknown> {
+export function podValues(options: Pick<StartOperatorOptions, 'values' | 'args' | 'env'>, imageDigest: string | undefined): Record<string, unknown> {
   const values: Record<string, unknown> = { ...options.values };
   if (options.args !== undefined && options.args.length > 0) values['extraArgs'] = [...options.args];
   if (options.env !== undefined) values['extraEnv'] = Object.entries(options.env).map(([name, value]) => ({ name, value }));
-  if (!existingCluster) values['image'] = { ...(values['image'] as Record<string, unknown> | undefined), pullPolicy: 'Never' };
+  if (imageDigest !== undefined) {
+    values['image'] = { ...(values['image'] as Record<string, unknown> | undefined), pullPolicy: 'Never' };
+    values['podAnnotations'] = { ...(values['podAnnotations'] as Record<string, unknown> | undefined), [IMAGE_DIGEST_ANNOTATION]: imageDigest };
+  }
   return values;
 }
 
@@ -52,11 +59,11 @@ export function podValues(options: Pick<StartOperatorOptions, 'values' | 'args' 
 export async function startOperatorPod(options: StartOperatorOptions): Promise<OperatorProcess> {
   await buildOperator(options.system);
   const existingCluster = targetsExistingCluster();
-  if (!existingCluster) await loadOperatorImage(options.system);
+  const image = existingCluster ? undefined : await loadOperatorImage(options.system);
   const admin = options.admin ?? (await adminConnection());
   const namespace = options.releaseNamespace ?? defaultReleaseNamespace(options.system);
   const releaseName = namespace === defaultReleaseNamespace(options.system) ? `${options.system}-operator` : `e2e-${randomSuffix()}`;
-  const values = podValues(options, existingCluster);
+  const values = podValues(options, image?.manifestDigest);
   const layout = operatorLayout(options.system);
   const rendered = parseManifests(await helmTemplate({ chartDir: layout.chartDir, releaseName, namespace, includeCrds: true, setJson: values }));
   const createdNamespace = await ensureRestrictedNamespace(admin, namespace);
@@ -317,7 +324,9 @@ class PodOperator implements OperatorProcess {
       const pods = await this.#pods();
       const lines = pods.map((pod) => `${pod.metadata?.name ?? '?'}: ${pod.status?.phase ?? '?'} ${JSON.stringify(pod.status?.containerStatuses?.map((c) => c.state) ?? [])}`);
       const tail = pods[0]?.metadata?.name === undefined ? '' : await this.#log(pods[0].metadata.name, false).catch(() => '');
-      return [...lines, tail.split('\n').slice(-40).join('\n')].join('\n');
+      const ip = pods[0]?.status?.podIP;
+      const readyz = ip === undefined ? '' : await fetch(`http://${ip}:${PROBES_PORT}/readyz?verbose`, { signal: AbortSignal.timeout(3_000) }).then(async (r) => `/readyz ${r.status}: ${await r.text()}`, () => '');
+      return [...lines, readyz, tail.split('\n').slice(-40).join('\n')].join('\n');
     } catch (err) {
       return `(cannot describe the Pods: ${(err as Error).message})`;
     }

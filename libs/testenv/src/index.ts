@@ -19,5 +19,6 @@ export type { ControlPlanePids } from './control-plane/pids.ts';
 export type { NodeInfo } from './env-file.ts';
 export { containerHostPid } from './node/container-pid.ts';
 export { loadOperatorImage } from './node/images.ts';
+export type { LoadedImage } from './node/images.ts';
 export { NODE_IP, NODE_NAME, POD_CIDR, SERVICE_CIDR, CLUSTER_DNS_IP } from './node/addresses.ts';
 export { ensureNodeAddonBinaries, type NodeAddonBinaries } from './node-build/addon-binaries.ts';

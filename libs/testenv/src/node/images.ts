@@ -70,12 +70,18 @@ export async function importNodeImages(ctx: ComponentContext, runtime: { readonl
   if (imported.length > 0) ctx.progress(`imported ${imported.join(', ')} into containerd (${((Date.now() - started) / 1000).toFixed(1)} s)`);
 }
 
+/** An image loaded into the node: its name and the digest of its manifest (changes whenever its content does). */
+export interface LoadedImage {
+  readonly reference: string;
+  readonly manifestDigest: string;
+}
+
 /**
  * Builds an operator's image from its bundle (`nx run <system>-operator:build` must have run) exactly as its
  * Dockerfile's runtime stage lays it out, tagged as the chart's default image, and loads it into the running node.
- * Idempotent and cheap when the bundle did not change. Resolves with the image reference.
+ * Idempotent and cheap when the bundle did not change.
  */
-export async function loadOperatorImage(system: OperatorSystem, root: string = resolvePaths().root): Promise<string> {
+export async function loadOperatorImage(system: OperatorSystem, root: string = resolvePaths().root): Promise<LoadedImage> {
   const paths = resolvePaths(root);
   const ctx: ComponentContext = { paths, progress: () => undefined };
   const addons = await ensureNodeAddonBinaries(ctx);
@@ -86,7 +92,9 @@ export async function loadOperatorImage(system: OperatorSystem, root: string = r
     archiveDir: join(paths.stateDir, 'images'),
   });
   await importNodeImages(ctx, { ctr: addons.ctr, socket: nodeHostLayout().containerdSocket }, { archives: built });
-  return referenceOf(built, `${system}-operator`);
+  const image = built.find((candidate) => candidate.id === `${system}-operator`);
+  if (image === undefined) throw new Error(`images: ${system}-operator was not built`);
+  return { reference: image.reference, manifestDigest: image.manifestDigest };
 }
 
 function referenceOf(built: readonly BuiltImage[], id: string): string {
