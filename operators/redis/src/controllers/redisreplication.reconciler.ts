@@ -77,6 +77,11 @@ export type RedisReplicationReconcilerOptions = RequeueOptions;
 const DEFAULT_USER_ITEM = 'acl:default';
 const CONFIG_ITEM = 'config';
 const DEFAULT_USER_RULES = ['~*', '&*', '+@all'];
+/**
+ * How long a switchover holds the outgoing primary's writes (`CLIENT PAUSE … WRITE`) at most: lifted as soon as it is
+ * repointed, left to lapse when a step fails, so that its held writes never land on a second primary.
+ */
+const SWITCHOVER_FENCE_MS = 10_000;
 
 function failoverSettings(rr: RedisReplication): FailoverSettings {
   return { enabled: rr.spec.failover?.enabled ?? true, downAfterMilliseconds: rr.spec.failover?.downAfterMilliseconds ?? 5000 };
@@ -156,9 +161,10 @@ export class RedisReplicationReconciler implements Reconciler<RedisReplication> 
       this.#recordEvents(rr, decision);
       throw err;
     }
-    if (outgoing?.address !== undefined && decision.primary !== undefined) {
-      const primaryAddress = addressesOf(inRange).get(decision.primary);
-      if (primaryAddress !== undefined) await client.replicaOf(outgoing.address, primaryAddress).catch(() => undefined);
+    if (outgoing?.address !== undefined) {
+      const primaryAddress = decision.primary === undefined ? undefined : addressesOf(inRange).get(decision.primary);
+      const repointed = primaryAddress === undefined || (await client.replicaOf(outgoing.address, primaryAddress).then(() => true, () => false));
+      if (repointed) await client.unpauseWrites(outgoing.address).catch(() => undefined);
     }
     this.#recordEvents(rr, decision);
 
@@ -229,6 +235,7 @@ export class RedisReplicationReconciler implements Reconciler<RedisReplication> 
     this.#memory.set(key, { ...decision.memory, unreachableSince: {} });
     const newPrimary = decision.primary === undefined ? undefined : addressesOf(chosen).get(decision.primary);
     if (primary.address !== undefined && newPrimary !== undefined) await tools.client.replicaOf(primary.address, newPrimary);
+    if (primary.address !== undefined) await tools.client.unpauseWrites(primary.address).catch(() => undefined);
     this.#recordEvents(rr, decision);
   }
 
@@ -271,8 +278,9 @@ export class RedisReplicationReconciler implements Reconciler<RedisReplication> 
 
   /**
    * The primary must go (a scale-down removes it, or a rollout replaces it): take its primary label away (the
-   * Service stops sending it writes), let a replica acknowledge its offset, then let the topology step choose the
-   * best other member as if the outgoing one were gone. The caller repoints the outgoing member afterwards.
+   * Service stops sending it writes), hold the writes of the clients still connected to it, let a replica acknowledge
+   * its offset, then let the topology step choose the best other member as if the outgoing one were gone. The caller
+   * repoints the outgoing member afterwards and then lifts the hold.
    */
   async #switchover(
     rr: RedisReplication,
@@ -284,6 +292,10 @@ export class RedisReplicationReconciler implements Reconciler<RedisReplication> 
   ): Promise<TopologyDecision> {
     if (outgoing.label === 'primary') await tools.labeler.setRole(outgoing.pod, 'replica');
     if (outgoing.address !== undefined && outgoing.info?.replication.role === 'primary') {
+      // Fence it first: clients keep the connections they have (the Service only steers new ones), and a write over
+      // one after the promotion, acknowledged by a replica not yet repointed, would be lost when that replica
+      // resynchronises from the new primary. Held writes fail with READONLY once it is a replica (the caller lifts it).
+      await tools.client.pauseWrites(outgoing.address, SWITCHOVER_FENCE_MS).catch(() => undefined);
       await tools.client.wait(outgoing.address, 1, 2_000).catch(() => 0);
     }
     const fresh = await observeMembers(

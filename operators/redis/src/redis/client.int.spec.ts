@@ -1,5 +1,6 @@
 // The real client against real redis-server processes started with the bootstrap ACL lines: ACL users,
 // password rotation, a restricted `default`, live config, and the failure reasons.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { isTerminalError } from '@domain-operators/reconcile';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -140,6 +141,59 @@ describe('live configuration', () => {
     const err = await client.configSet(primary(), { 'maxmemory-policy': 'sometimes' }).catch((e: unknown) => e);
     expect(err).toMatchObject({ name: 'TerminalError', reason: 'InvalidConfig' });
     expect((err as Error).message).toMatch(/must be one of the following/);
+  });
+});
+
+describe('write fence (CLIENT PAUSE WRITE)', () => {
+  /** A command's outcome as a value: its reply, or its error's message (so that a rejection is never unhandled). */
+  function settled<T>(command: Promise<T>): Promise<T | string> {
+    return command.then(
+      (v) => v,
+      (err: unknown) => (err instanceof Error ? err.message : String(err)),
+    );
+  }
+
+  /** What a settled command gave, or 'pending' when it has not finished within `ms`. */
+  async function within<T>(command: Promise<T | string>, ms: number): Promise<T | string> {
+    return Promise.race([command, sleep(ms, 'pending')]);
+  }
+
+  it('holds writes while reads, INFO and WAIT go on, until unpauseWrites', async () => {
+    const app = await connect(primary(), users.operator);
+    const observer = await connect(primary(), users.operator);
+    await client.pauseWrites(primary(), 5_000);
+    const write = settled(app.set('fence:held', 'v'));
+    expect(await within(write, 300)).toBe('pending');
+    expect(await observer.get('fence:held')).toBeNull();
+    // The operator's own WAIT still counts acknowledgements (its GETACKs move the offset; no client write does).
+    expect(await client.wait(primary(), 1, 2_000)).toBe(1);
+    expect(await observer.get('fence:held')).toBeNull();
+    await client.unpauseWrites(primary());
+    expect(await within(write, 2_000)).toBe('OK');
+    await client.unpauseWrites(primary()); // idempotent
+  });
+
+  it('a write held across a switchover fails with READONLY instead of landing on the demoted primary', async () => {
+    const app = await connect(primary(), users.operator);
+    await client.pauseWrites(primary(), 5_000);
+    const write = settled(app.set('fence:across', 'v'));
+    try {
+      await client.replicaOfNoOne(replica());
+      await client.replicaOf(primary(), replica());
+      await client.unpauseWrites(primary());
+      expect(await within(write, 2_000)).toMatch(/^READONLY/);
+    } finally {
+      // Back to the topology the other tests use.
+      await client.unpauseWrites(primary()).catch(() => undefined);
+      await client.replicaOfNoOne(primary());
+      await client.replicaOf(replica(), primary());
+      for (let i = 0; i < 200; i++) {
+        const info = await client.info(replica());
+        if (info.replication.role === 'replica' && info.replication.linkUp) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
+    expect(await app.get('fence:across')).toBeNull();
   });
 });
 

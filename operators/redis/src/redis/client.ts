@@ -28,6 +28,16 @@ export interface ReplicationClient {
    * call (whoever wrote it), or `timeoutMs` passes; returns how many had. Throws `RedisCommandFailed` on a replica.
    */
   wait(member: MemberAddress, numReplicas: number, timeoutMs: number): Promise<number>;
+  /**
+   * `CLIENT PAUSE timeoutMs WRITE`: the member holds every client's write for up to `timeoutMs`, so no client write
+   * changes its data set, while reads, replication, INFO and WAIT go on (WAIT's acknowledgement requests still move
+   * the offset, on the replicas alike). A held
+   * write runs when the pause ends, and fails with READONLY if the member has become a replica meanwhile. A new
+   * pause replaces the timeout of one in force.
+   */
+  pauseWrites(member: MemberAddress, timeoutMs: number): Promise<void>;
+  /** `CLIENT UNPAUSE`: ends a pause now. Idempotent. */
+  unpauseWrites(member: MemberAddress): Promise<void>;
 }
 
 /** Live configuration calls on one member. */
@@ -176,6 +186,14 @@ export class IoredisMemberClient implements RedisMemberClient {
       },
       { extraCommandMs: timeoutMs + WAIT_STEP_MS },
     );
+  }
+
+  async pauseWrites(member: MemberAddress, timeoutMs: number): Promise<void> {
+    await this.#call(member, 'CLIENT PAUSE', (c) => c.call('CLIENT', 'PAUSE', String(timeoutMs), 'WRITE'));
+  }
+
+  async unpauseWrites(member: MemberAddress): Promise<void> {
+    await this.#call(member, 'CLIENT UNPAUSE', (c) => c.call('CLIENT', 'UNPAUSE'));
   }
 
   async configGet(member: MemberAddress, pattern: string): Promise<Record<string, string>> {
