@@ -15,7 +15,7 @@ import type { MemberAddress } from './topology.ts';
 
 /** Replication calls on one member. Each call is independent; none is retried. */
 export interface ReplicationClient {
-  /** `INFO replication keyspace`, parsed. Read-only. */
+  /** `INFO replication keyspace server`, parsed (with the member's `run_id`). Read-only. */
   info(member: MemberAddress): Promise<MemberInfo>;
   /** `PING`; resolves when the member answers. Read-only. */
   ping(member: MemberAddress): Promise<void>;
@@ -147,7 +147,7 @@ export class IoredisMemberClient implements RedisMemberClient {
   }
 
   async info(member: MemberAddress): Promise<MemberInfo> {
-    const reply = await this.#call(member, 'INFO', async (c) => asString(await c.call('INFO', 'replication', 'keyspace'), 'INFO'));
+    const reply = await this.#call(member, 'INFO', async (c) => asString(await c.call('INFO', 'replication', 'keyspace', 'server'), 'INFO'));
     return parseMemberInfo(reply);
   }
 

@@ -89,4 +89,9 @@ describe('parseMemberInfo', () => {
   it('reads replication and keyspace from one reply', () => {
     expect(parseMemberInfo(fixture('primary-with-keyspace.txt'))).toMatchObject({ replication: { role: 'primary', offset: 320 }, keys: 5 });
   });
+
+  it('reads the run_id when the reply has the server section, and leaves it out otherwise', () => {
+    expect(parseMemberInfo(fixture('replica-full-info.txt')).runId).toBe('9aaa25494762b14d5bb1d889d4a98105b2546c49');
+    expect(parseMemberInfo(fixture('primary-with-keyspace.txt'))).not.toHaveProperty('runId');
+  });
 });

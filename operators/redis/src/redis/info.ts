@@ -41,11 +41,13 @@ export interface ReplicaReplicationInfo {
 /** The replication section of one member. */
 export type ReplicationInfo = PrimaryReplicationInfo | ReplicaReplicationInfo;
 
-/** What the operator reads from a member on every reconcile (`INFO replication keyspace`). */
+/** What the operator reads from a member on every reconcile (`INFO replication keyspace server`). */
 export interface MemberInfo {
   readonly replication: ReplicationInfo;
   /** Keys over all databases (`# Keyspace`); 0 when the section is absent. */
   readonly keys: number;
+  /** `run_id` (`# Server`): new at every start of redis-server; absent when the reply has no server section. */
+  readonly runId?: string;
 }
 
 /** Thrown by the parsers for text that is not an INFO reply they understand. */
@@ -138,7 +140,8 @@ export function parseKeyCount(reply: string): number {
   return keys;
 }
 
-/** Parses a reply of `INFO replication keyspace` into {@link MemberInfo}. Throws like {@link parseReplicationInfo}. Pure. */
+/** Parses a reply of `INFO replication keyspace [server]` into {@link MemberInfo}. Throws like {@link parseReplicationInfo}. Pure. */
 export function parseMemberInfo(reply: string): MemberInfo {
-  return { replication: parseReplicationInfo(reply), keys: parseKeyCount(reply) };
+  const runId = infoFields(reply).get('run_id');
+  return { replication: parseReplicationInfo(reply), keys: parseKeyCount(reply), ...(runId !== undefined && { runId }) };
 }

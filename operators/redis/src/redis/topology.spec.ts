@@ -392,6 +392,68 @@ describe('decideTopology: a primary that restarted empty', () => {
   });
 });
 
+describe('decideTopology: a primary that restarted with the data on its volume', () => {
+  // The kubelet restarts a killed container at once the first time, and with a claim the member loads its last
+  // snapshot: it answers again within downAfterMilliseconds, with keys, but older than what it acknowledged.
+  const withRunId = (info: MemberInfo, runId: string): MemberInfo => ({ ...info, runId });
+  const linkedBefore = (): MemberObservation[] => [
+    member(0, withRunId(primaryInfo({ offset: 900, keys: 21 }), 'run-1'), 'primary'),
+    member(1, replicaInfo({ of: 0, offset: 850, keys: 20 }), 'replica'),
+    member(2, replicaInfo({ of: 0, offset: 900, keys: 21 }), 'replica'),
+  ];
+  // Back from a snapshot: another run_id, an older offset; the replicas' links are down, their offsets and keys
+  // are still what they replicated (until the full resynchronisation the primary offers them loads).
+  const restarted = (): MemberObservation[] => [
+    member(0, withRunId(primaryInfo({ offset: 300, keys: 5 }), 'run-2'), 'primary'),
+    member(1, replicaInfo({ of: 0, offset: 850, keys: 20, linkUp: false }), 'replica'),
+    member(2, replicaInfo({ of: 0, offset: 900, keys: 21, linkUp: false }), 'replica'),
+  ];
+
+  it('remembers the run_id and the linked replicas with their offsets, and keeps them while the primary does not answer', () => {
+    const memory = decideTopology({ members: linkedBefore(), memory: INITIAL_MEMORY, failover: FAILOVER, now: 0 }).memory;
+    expect(memory).toMatchObject({ primary: 'cache-0', primaryRunId: 'run-1', linkedReplicas: ['cache-1', 'cache-2'] });
+    const down = [member(0, undefined, 'primary'), ...linkedBefore().slice(1)];
+    expect(decideTopology({ members: down, memory, failover: FAILOVER, now: 1_000 }).memory).toMatchObject({ primaryRunId: 'run-1', linkedReplicas: ['cache-1', 'cache-2'] });
+  });
+
+  it('fails over at once to the linked replica with the highest offset when the run_id changed', () => {
+    const memory = decideTopology({ members: linkedBefore(), memory: INITIAL_MEMORY, failover: FAILOVER, now: 0 }).memory;
+    const decision = decideTopology({ members: restarted(), memory, failover: FAILOVER, now: 1_500 });
+    expect(decision.primary).toBe('cache-2');
+    expect(decision.failoverStarted).toBe(true);
+    expect(decision.actions).toEqual([
+      { kind: 'setRole', pod: 'cache-0', role: 'replica' },
+      { kind: 'promote', pod: 'cache-2' },
+      { kind: 'setRole', pod: 'cache-2', role: 'primary' },
+      { kind: 'replicaOf', pod: 'cache-0', primary: 'cache-2', address: { host: ip(2), port: PORT } },
+      { kind: 'replicaOf', pod: 'cache-1', primary: 'cache-2', address: { host: ip(2), port: PORT } },
+    ]);
+    expect(decision.events).toContainEqual(
+      expect.objectContaining({ reason: 'FailoverStarted', message: expect.stringContaining('cache-0 restarted with the data on its volume (offset 300, 5 keys)') as unknown }),
+    );
+    expect(decision.memory).not.toHaveProperty('primaryRunId');
+  });
+
+  it('keeps the primary when no replica was linked to it, when none answers with keys, or when it did not restart', () => {
+    const unlinked = { primary: 'cache-0', unreachableSince: {}, primaryRunId: 'run-1', linkedReplicas: [] };
+    expect(decideTopology({ members: restarted(), memory: unlinked, failover: FAILOVER, now: 0 }).primary).toBe('cache-0');
+    const memory = decideTopology({ members: linkedBefore(), memory: INITIAL_MEMORY, failover: FAILOVER, now: 0 }).memory;
+    const emptied = [restarted()[0]!, member(1, replicaInfo({ of: 0, offset: 1, keys: 0, linkUp: false }), 'replica'), member(2, undefined, 'replica')];
+    expect(decideTopology({ members: emptied, memory, failover: FAILOVER, now: 0 }).failoverStarted).toBe(false);
+    const same = decideTopology({ members: linkedBefore(), memory, failover: FAILOVER, now: 2_000 });
+    expect(same.primary).toBe('cache-0');
+    expect(same.actions).toEqual([]);
+  });
+
+  it('keeps the primary without a remembered run_id (after an operator restart) and with failover disabled', () => {
+    expect(decideTopology({ members: restarted(), memory: { primary: 'cache-0', unreachableSince: {} }, failover: FAILOVER, now: 0 }).primary).toBe('cache-0');
+    const memory = decideTopology({ members: linkedBefore(), memory: INITIAL_MEMORY, failover: FAILOVER, now: 0 }).memory;
+    const disabled = decideTopology({ members: restarted(), memory, failover: { enabled: false, downAfterMilliseconds: 5_000 }, now: 0 });
+    expect(disabled.primary).toBe('cache-0');
+    expect(disabled.failoverStarted).toBe(false);
+  });
+});
+
 describe('decideTopology: invariants', () => {
   const shapes: MemberInfo[] = [
     primaryInfo({ offset: 0, keys: 0 }),

@@ -13,7 +13,10 @@
  *    by the same order is promoted. A member without data is never chosen over one with data. With nothing
  *    reachable, or failover disabled, nothing is done: the status says `PrimaryUnavailable`.
  * 3. A primary that answers but restarted empty (offset 0, no keys) while a replica still holds keys has lost
- *    its data: it is failed over at once, before the replicas resynchronise from it and lose theirs too.
+ *    its data: it is failed over at once, before the replicas resynchronise from it and lose theirs too. So is a
+ *    primary that restarted with data (its `run_id` changed since it last answered): what it loaded from its volume
+ *    is a snapshot older than what it acknowledged, and the replicas linked to it then hold the rest. It is failed
+ *    over to the best of them (by the order of rule 1) that still answers with keys.
  * 4. Every other reachable member that is a primary (a returning old primary, split brain) is demoted with
  *    REPLICAOF the primary; a replica pointed elsewhere is repointed.
  * 5. Actions are ordered so that no plan ever labels two Pods primary: first every other Pod loses the primary
@@ -72,6 +75,10 @@ export interface TopologyMemory {
   /** Per Pod, the clock time of the first step that found it unreachable; only unreachable Pods are listed. */
   readonly unreachableSince: Readonly<Record<string, number>>;
   readonly failover?: FailoverRecord;
+  /** `run_id` of `primary` when it last answered as primary: another one means that it restarted since. */
+  readonly primaryRunId?: string;
+  /** The replicas linked to `primary` when it last answered (only with `primaryRunId`). */
+  readonly linkedReplicas?: readonly string[];
 }
 
 /** The memory of a RedisReplication never seen before. */
@@ -251,18 +258,13 @@ function choosePrimary(input: TopologyInput, unreachableSince: Readonly<Record<s
   }
 
   if (isReachable(current)) {
-    const restartedEmpty = isPrimary(current) && !hasData(current.info);
-    const withKeys = best(others.filter((m) => m.info.keys > 0));
-    if (!restartedEmpty || withKeys === undefined) return { current, primary: current, events };
-    if (!failover.enabled) {
-      return { current, events, unavailable: `${current.pod} restarted without data while ${withKeys.pod} holds keys; failover is disabled` };
-    }
-    events.push({
-      type: 'Warning',
-      reason: 'FailoverStarted',
-      message: `primary ${current.pod} restarted without data while ${withKeys.pod} holds keys; promoting ${describe(withKeys)}`,
-    });
-    return { current, primary: withKeys, failoverFrom: current, events };
+    const lost = restartedBehind(current, others, input.memory);
+    // With failover disabled a primary restarted with data stays (as one that restarted slower would), not reported
+    // unavailable for good: its replicas keep keys after they resynchronise from it.
+    if (lost === undefined || (!failover.enabled && lost.withData)) return { current, primary: current, events };
+    if (!failover.enabled) return { current, events, unavailable: `${lost.why}; failover is disabled` };
+    events.push({ type: 'Warning', reason: 'FailoverStarted', message: `primary ${lost.why}; promoting ${describe(lost.to)}` });
+    return { current, primary: lost.to, failoverFrom: current, events };
   }
 
   const since = unreachableSince[current.pod] ?? now;
@@ -280,6 +282,40 @@ function choosePrimary(input: TopologyInput, unreachableSince: Readonly<Record<s
     message: `primary ${current.pod} has not answered for ${down} ms; promoting ${describe(candidate)}`,
   });
   return { current, primary: candidate, failoverFrom: current, events };
+}
+
+/**
+ * Whether the answering primary `current` restarted behind what its replicas hold, and the member to promote: it
+ * restarted empty while a member holds keys, or it restarted at all (another `run_id`) while a replica that was
+ * linked to it before still answers with keys (the best of them: their offsets survive until a new full
+ * synchronisation loads). Pure.
+ */
+function restartedBehind(current: Reachable, others: readonly Reachable[], memory: TopologyMemory): { why: string; to: Reachable; withData: boolean } | undefined {
+  if (!isPrimary(current)) return undefined;
+  const withKeys = best(others.filter((m) => m.info.keys > 0));
+  if (!hasData(current.info) && withKeys !== undefined) return { why: `${current.pod} restarted without data while ${withKeys.pod} holds keys`, to: withKeys, withData: false };
+  const before = memory.primary === current.pod ? memory.primaryRunId : undefined;
+  if (before === undefined || current.info.runId === undefined || current.info.runId === before) return undefined;
+  const linked = new Set(memory.linkedReplicas ?? []);
+  const to = best(others.filter((m) => linked.has(m.pod) && m.info.keys > 0 && m.info.replication.role === 'replica'));
+  if (to === undefined) return undefined;
+  return {
+    why: `${current.pod} restarted with the data on its volume (offset ${offsetOf(current.info)}, ${current.info.keys} keys), older than what the replicas linked to it hold`,
+    to,
+    withData: true,
+  };
+}
+
+/** What the next step must know of the primary `chosen` answered as: its run_id and its linked replicas. */
+function primaryMemory(observedPrimary: Reachable | undefined, statuses: readonly RedisMemberStatus[], memory: TopologyMemory, primaryPod: string | undefined): Pick<TopologyMemory, 'primaryRunId' | 'linkedReplicas'> {
+  if (observedPrimary === undefined) {
+    // Kept while the same primary does not answer, so that it is recognised as restarted when it does.
+    const keep = primaryPod === memory.primary && memory.primaryRunId !== undefined;
+    return keep ? { primaryRunId: memory.primaryRunId, ...(memory.linkedReplicas !== undefined && { linkedReplicas: memory.linkedReplicas }) } : {};
+  }
+  const runId = observedPrimary.info.runId;
+  if (runId === undefined) return {};
+  return { primaryRunId: runId, linkedReplicas: statuses.filter((s) => s.linkUp && s.pod !== observedPrimary.pod).map((s) => s.pod) };
 }
 
 function planActions(members: readonly MemberObservation[], primary: Reachable, formerPrimary: string | undefined, events: TopologyEvent[]): TopologyAction[] {
@@ -403,6 +439,7 @@ export function decideTopology(input: TopologyInput): TopologyDecision {
     unreachableSince,
     ...(primaryPod === undefined ? {} : { primary: primaryPod }),
     ...(failoverAfter === undefined ? {} : { failover: failoverAfter }),
+    ...primaryMemory(observedPrimary, statuses, input.memory, primaryPod),
   };
   return {
     actions,
