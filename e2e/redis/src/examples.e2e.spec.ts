@@ -1,16 +1,18 @@
 // examples/redis applied for real, as a user applies it (`kubectl apply -f examples/redis/`, file order, through the
-// Kubernetes API), with the redis operator running as its chart's ServiceAccount and the members run by testenv's
-// pod runner as real redis-server processes; checked with an independent Redis client on every member. The only
-// change made to the examples is the namespace's name (a random suffix, so that this run touches nobody else's
-// objects): the Redis operator needs no connection, so nothing in the examples depends on where it runs. Members,
-// image, resources, storage, config, failover and the user's rules stay as the examples have them.
+// Kubernetes API), with the redis operator running as its chart's ServiceAccount and the members run as containers
+// on testenv's node (or the cluster of `$E2E_KUBECONFIG`); checked with an independent Redis client on every member.
+// Two changes are made to the examples, here and not in the files: the namespace's name (a random suffix, so that
+// this run touches nobody else's objects; the Redis operator needs no connection, so nothing in the examples depends
+// on where it runs), and, on testenv, the RedisReplication's `image`: the example's `redis:7.2` cannot be pulled
+// there, so it runs the node's Redis image (Debian's redis-server 7.0; `redisImage()`). Members, resources, storage,
+// config, failover and the user's rules stay as the examples have them.
 import type { KubernetesObject, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
 import { adminClient, ExampleRun, randomSuffix, startOperator, waitForCondition } from '@domain-operators/e2e-harness';
 import type { OperatorProcess } from '@domain-operators/e2e-harness';
 import { coreTypes, isNotFound, requestFor as request, resourceType } from '@domain-operators/reconcile';
 import type { Client } from '@domain-operators/reconcile';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { attempt, command, deleteNamespace, eventually, memberPods, objectNames, operatorPassword, ROLE_LABEL, secretValue } from './fixtures.ts';
+import { attempt, command, deleteNamespace, eventually, memberPods, objectNames, operatorPassword, redisImage, ROLE_LABEL, secretValue } from './fixtures.ts';
 import type { Cluster, RedisReplication, RedisUser } from './fixtures.ts';
 
 const suffix = randomSuffix();
@@ -29,9 +31,18 @@ function asRedisReadsIt(value: string): string {
   return String(Number(memory[1]) * (factors[(memory[2] ?? '').toLowerCase()] ?? 1));
 }
 
+/** A copy of `object` with `spec.image` set to `image` when it is a RedisReplication; any other object as it is. Pure. */
+function withRedisImage(object: KubernetesObject, image: string): KubernetesObject {
+  if (object.kind !== 'RedisReplication') return object;
+  const copy = structuredClone(object) as RedisReplication;
+  copy.spec.image = image;
+  return copy;
+}
+
 let client: Client;
 let c: Cluster;
 let operator: OperatorProcess | undefined;
+let image = '';
 const typeOf = (object: KubernetesObject) => run.typeOf(object);
 const only = (kind: string): KubernetesObject => run.only(kind);
 
@@ -60,7 +71,8 @@ beforeAll(async () => {
   c = { client };
   operator = await startOperator({ system: 'redis' });
   run.useCrds(operator.installation.rendered);
-  await run.apply(client);
+  image = await redisImage();
+  await run.apply(client, run.examples.map((object) => withRedisImage(object, image)));
 });
 
 afterAll(async () => {
@@ -103,6 +115,7 @@ describe('examples/redis applied for real', () => {
     const password = await operatorPassword(c, namespace, example.metadata.name ?? '');
     const pods = await memberPods(c, namespace, example.metadata.name ?? '');
     expect(pods).toHaveLength(example.spec.replicas);
+    for (const pod of pods) expect(pod.spec?.containers.find((container) => container.name === 'redis')?.image).toBe(image);
     const primary = pods.find((pod) => pod.metadata?.name === rr.status?.primary);
     if (primary === undefined) throw new Error(`no member Pod is the primary ${rr.status?.primary ?? '(none)'}`);
     expect(primary.metadata?.labels?.[ROLE_LABEL]).toBe('primary');
@@ -121,6 +134,9 @@ describe('examples/redis applied for real', () => {
       expect(claimName).toBe(`data-${pod.metadata?.name ?? ''}`);
       const claim = await client.get(persistentVolumeClaims, { namespace, name: claimName });
       expect(claim.spec?.resources?.requests?.['storage']).toBe(example.spec.storage.size);
+      // Bound by the cluster's default StorageClass (the example names none).
+      expect(claim.status?.phase).toBe('Bound');
+      expect(claim.spec?.storageClassName).toBeDefined();
       for (const [key, value] of Object.entries(config)) {
         const applied = (await command(pod, password, ['CONFIG', 'GET', key])) as string[];
         expect(applied[1], `${key} on ${pod.metadata?.name ?? ''}`).toBe(asRedisReadsIt(value));

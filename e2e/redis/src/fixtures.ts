@@ -1,15 +1,17 @@
 // What the redis e2e suites build their scenarios from: an admin connection, the operator started as its chart's
-// ServiceAccount (the harness), an independent Redis client that logs in to member Pods, and the pod runner's files
-// to kill or freeze a member's redis-server. Members run as real redis-server processes (testenv's pod runner).
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+// ServiceAccount (the harness), an independent Redis client that logs in to member Pods, the image members run, and
+// the host pids of a member's container to kill or freeze it. Members run as containers from the Redis image on
+// testenv's real node (containerd, runc, kubelet), or on the cluster of `$E2E_KUBECONFIG`.
+import { execFile } from 'node:child_process';
+import { readdir, readlink } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { V1Pod, V1PodDisruptionBudget, V1Secret } from '@kubernetes/client-node';
+import type { V1EndpointSlice, V1PersistentVolume, V1PersistentVolumeClaim, V1Pod, V1PodDisruptionBudget, V1Secret, V1StorageClass } from '@kubernetes/client-node';
 import { Redis } from 'ioredis';
-import { adminClient, deleteNamespace as deleteNs, freshNamespace as freshNs } from '@domain-operators/e2e-harness';
+import { adminClient, adminConnection, deleteNamespace as deleteNs, freshNamespace as freshNs, targetsExistingCluster } from '@domain-operators/e2e-harness';
 import { coreTypes, resourceType } from '@domain-operators/reconcile';
 import type { Client, Condition, CustomResourceObject } from '@domain-operators/reconcile';
-import { resolvePaths } from '@domain-operators/testenv';
+import { containerHostPid, ensureNodeAddonBinaries, ensureTestEnv, resolvePaths } from '@domain-operators/testenv';
 
 // The operator's contract as users see it (issue #8, ADR 0012), written out here rather than imported: e2e suites
 // may not import the operator app, and an independent statement of the contract is the point of the check.
@@ -42,6 +44,7 @@ export type RedisReplication = CustomResourceObject<
   {
     replicas: number;
     image?: string;
+    storage?: { size: string | number; storageClassName?: string; accessModes?: string[] };
     config?: Record<string, string>;
     failover?: { enabled?: boolean; downAfterMilliseconds?: number };
   },
@@ -78,7 +81,31 @@ export const redisUsers = {
 export const kinds = {
   ...coreTypes,
   podDisruptionBudget: resourceType<V1PodDisruptionBudget>({ group: 'policy', version: 'v1', kind: 'PodDisruptionBudget', plural: 'poddisruptionbudgets', namespaced: true }),
+  endpointSlice: resourceType<V1EndpointSlice>({ group: 'discovery.k8s.io', version: 'v1', kind: 'EndpointSlice', plural: 'endpointslices', namespaced: true }),
+  persistentVolumeClaim: resourceType<V1PersistentVolumeClaim>({ group: '', version: 'v1', kind: 'PersistentVolumeClaim', plural: 'persistentvolumeclaims', namespaced: true }),
+  persistentVolume: resourceType<V1PersistentVolume>({ group: '', version: 'v1', kind: 'PersistentVolume', plural: 'persistentvolumes', namespaced: false }),
+  storageClass: resourceType<V1StorageClass>({ group: 'storage.k8s.io', version: 'v1', kind: 'StorageClass', plural: 'storageclasses', namespaced: false }),
 } as const;
+
+/** The name of the cluster's default StorageClass (annotation `storageclass.kubernetes.io/is-default-class`); throws when there is none. */
+export async function defaultStorageClass(c: Cluster): Promise<string> {
+  const classes = await c.client.list(kinds.storageClass, {});
+  const found = classes.items.find((sc) => sc.metadata?.annotations?.['storageclass.kubernetes.io/is-default-class'] === 'true');
+  if (found?.metadata?.name === undefined) throw new Error('the cluster has no default StorageClass');
+  return found.metadata.name;
+}
+
+/**
+ * The Redis image the suites' RedisReplications run: on testenv the node's own (Debian's redis-server 7.0, built and
+ * imported by testenv: nothing can be pulled there), on an existing cluster `redis:7.2`. Starts testenv's apiserver
+ * and node when they are not running.
+ */
+export async function redisImage(): Promise<string> {
+  if (targetsExistingCluster()) return 'redis:7.2';
+  const env = await ensureTestEnv(['apiserver']);
+  if (env.node === undefined) throw new Error('testenv: the node is not up (env.json has no node)');
+  return env.node.redisImage;
+}
 
 /** The admin connection to the cluster under test. */
 export interface Cluster {
@@ -141,8 +168,16 @@ export function secretValue(secret: V1Secret, key: string): string {
 
 /** An independent Redis connection to a Pod, as `username` (default: the operator's user). Close it with `disconnect()`. */
 export async function connect(pod: V1Pod, password: string, username: string = OPERATOR_USERNAME): Promise<Redis> {
+  return connectTo(pod.status?.podIP ?? '', password, username);
+}
+
+/**
+ * An independent Redis connection to `host:6379` (a Pod IP or a Service's ClusterIP) as `username`, with no retries
+ * of its own: a broken connection or a command taking longer than `commandTimeoutMs` rejects. Close it with `disconnect()`.
+ */
+export async function connectTo(host: string, password: string, username: string, commandTimeoutMs?: number): Promise<Redis> {
   const redis = new Redis({
-    host: pod.status?.podIP ?? '',
+    host,
     port: 6379,
     username,
     password,
@@ -151,6 +186,7 @@ export async function connect(pod: V1Pod, password: string, username: string = O
     retryStrategy: () => null,
     connectTimeout: 2_000,
     enableReadyCheck: false,
+    ...(commandTimeoutMs !== undefined && { commandTimeout: commandTimeoutMs }),
   });
   // ioredis reports a refused AUTH only as an 'error' event; the connect promise just says the connection closed.
   let last: Error | undefined;
@@ -186,10 +222,107 @@ export async function attempt(pod: V1Pod, password: string, args: readonly strin
   }
 }
 
-/** The pid of a Pod's redis-server, from the pod runner's files. */
-export async function redisServerPid(pod: V1Pod): Promise<number> {
-  const file = join(resolvePaths().runDir, 'pod-runner', 'pods', pod.metadata?.uid ?? '', 'containers', 'redis', 'redis-server.pid');
-  return Number((await readFile(file, 'utf8')).trim());
+/** The two images of the upgrade scenario, and whether they are one image under two names. */
+export interface UpgradeImages {
+  readonly from: string;
+  readonly to: string;
+  /** True on testenv: `to` is a second tag of `from` (same content; the node serves only Debian's Redis 7.0). */
+  readonly sameContent: boolean;
+}
+
+/**
+ * The images a RedisReplication is upgraded between. On an existing cluster a real version upgrade, `redis:7.0` →
+ * `redis:7.2`. On testenv, where nothing can be pulled and Debian serves only Redis 7.0, the node's Redis image and
+ * a second tag of it (`<image>-rollout`, added to the node's containerd with `ctr images tag`, idempotent): a
+ * different `spec.image`, hence a new Pod template and a real rollout, of the same content.
+ */
+export async function upgradeImages(): Promise<UpgradeImages> {
+  if (targetsExistingCluster()) return { from: 'redis:7.0', to: 'redis:7.2', sameContent: false };
+  const env = await ensureTestEnv(['apiserver']);
+  if (env.node === undefined) throw new Error('testenv: the node is not up (env.json has no node)');
+  const from = env.node.redisImage;
+  const to = `${from}-rollout`;
+  const { ctr } = await ensureNodeAddonBinaries({ paths: resolvePaths(), progress: () => undefined });
+  await promisify(execFile)(ctr, ['--address', env.node.containerdSocket, '--namespace', 'k8s.io', 'images', 'tag', '--force', from, to], { timeout: 60_000 });
+  return { from, to, sameContent: true };
+}
+
+/** The id of a Pod's running redis container, without the `containerd://` scheme; throws when none runs. */
+export function redisContainerId(pod: V1Pod): string {
+  const status = pod.status?.containerStatuses?.find((s) => s.name === 'redis');
+  const id = status?.state?.running !== undefined ? status.containerID?.replace(/^[a-z]+:\/\//, '') : undefined;
+  if (id === undefined || id === '') throw new Error(`Pod ${pod.metadata?.name ?? ''} has no running redis container`);
+  return id;
+}
+
+/**
+ * The host pid of a Pod's redis-server: the first process of its redis container (the image has no entrypoint
+ * wrapper, so that is redis-server itself), read from containerd's shim state on testenv's node. Throws when the
+ * container is not running there. Only on testenv: on an existing cluster the node's processes are out of reach.
+ */
+export function redisServerPid(pod: V1Pod): number {
+  const id = redisContainerId(pod);
+  const pid = containerHostPid(id);
+  if (pid === undefined) throw new Error(`container ${id.slice(0, 12)} of Pod ${pod.metadata?.name ?? ''} is not running on testenv's node`);
+  return pid;
+}
+
+/**
+ * The host pids of every process in the container whose first process is `initPid` (the processes that share its
+ * pid namespace: redis-server, and a readiness probe's `sh`/`redis-cli` if one runs at that moment). Read from
+ * `/proc`; stale the moment it returns.
+ */
+export async function containerProcesses(initPid: number): Promise<number[]> {
+  const namespace = await readlink(`/proc/${initPid}/ns/pid`);
+  const pids: number[] = [];
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if ((await readlink(`/proc/${entry}/ns/pid`)) === namespace) pids.push(Number(entry));
+    } catch {
+      // The process ended while we looked, or is not ours to read.
+    }
+  }
+  return pids;
+}
+
+/**
+ * Freezes a Pod's redis container: SIGSTOP to each of its processes (testenv only). Resolves with a function that
+ * sends them SIGCONT; call it in a `finally`, or the member stays frozen. The kubelet does not restart a stopped
+ * process (there is no liveness probe); its readiness probe times out.
+ */
+export async function freezeRedis(pod: V1Pod): Promise<() => void> {
+  const pids = await containerProcesses(redisServerPid(pod));
+  for (const pid of pids) process.kill(pid, 'SIGSTOP');
+  return () => {
+    for (const pid of pids) {
+      try {
+        process.kill(pid, 'SIGCONT');
+      } catch {
+        // A probe process may have been killed by the runtime's timeout meanwhile.
+      }
+    }
+  };
+}
+
+/** Kills a Pod's redis-server with SIGKILL, as the kernel's OOM killer would (testenv only); resolves with the container id that ended. */
+export function killRedis(pod: V1Pod): string {
+  const id = redisContainerId(pod);
+  process.kill(redisServerPid(pod), 'SIGKILL');
+  return id;
+}
+
+/** The log of a Pod's container (`previous`: of its last terminated run), read through the apiserver (`pods/log`). */
+export async function podLog(namespace: string, pod: string, container: string, previous = false): Promise<string> {
+  const { rest } = await adminConnection();
+  const response = await rest.stream({
+    method: 'GET',
+    path: `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(pod)}/log`,
+    query: { container, previous },
+  });
+  const chunks: Buffer[] = [];
+  for await (const chunk of response) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** The restart count of a Pod's redis container. */
@@ -198,18 +331,18 @@ export function restartCount(pod: V1Pod): number {
 }
 
 /**
- * The Pods a Service selects (its selector matched against the live Pods, what the EndpointSlice controller does).
- * testenv cannot show EndpointSlices: the apiserver refuses loopback addresses in them, and pod runner Pods live on
- * 127.0.x.y.
+ * The Pods a Service routes to: the ready endpoints of its EndpointSlices (label `kubernetes.io/service-name`), by
+ * their targetRef's name, sorted. This is what kube-proxy programs, as the EndpointSlice controller last wrote it
+ * (it may lag the Pods' labels by a moment). An endpoint whose `ready` is absent counts as ready, as the API says.
  */
 export async function serviceSelects(c: Cluster, namespace: string, service: string): Promise<string[]> {
-  const svc = await c.client.get(coreTypes.service, { namespace, name: service });
-  const selector = Object.entries(svc.spec?.selector ?? {})
-    .map(([k, v]) => `${k}=${v}`)
-    .join(',');
-  const pods = await c.client.list(coreTypes.pod, { namespace, labelSelector: selector });
-  return pods.items
-    .filter((p) => p.metadata?.deletionTimestamp === undefined)
-    .map((p) => p.metadata?.name ?? '')
-    .sort();
+  const slices = await c.client.list(kinds.endpointSlice, { namespace, labelSelector: `kubernetes.io/service-name=${service}` });
+  const pods = new Set<string>();
+  for (const slice of slices.items) {
+    for (const endpoint of slice.endpoints ?? []) {
+      if (endpoint.conditions?.ready === false || endpoint.targetRef?.kind !== 'Pod') continue;
+      pods.add(endpoint.targetRef.name ?? '');
+    }
+  }
+  return [...pods].sort();
 }

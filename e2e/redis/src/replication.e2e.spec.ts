@@ -1,5 +1,6 @@
-// The redis operator as its chart's ServiceAccount against the real apiserver, its member Pods run by testenv's pod
-// runner as real redis-server processes; every check uses an independent Redis client or the Kubernetes API.
+// The redis operator as its chart's ServiceAccount against the real apiserver, its member Pods run from the Redis
+// image as containers on testenv's real node (containerd, runc, kubelet, kube-proxy); every check uses an
+// independent Redis client or the Kubernetes API, and the Services are checked by their real EndpointSlices.
 import type { V1Pod } from '@kubernetes/client-node';
 import { coreTypes, eventType, isNotFound } from '@domain-operators/reconcile';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,7 +17,9 @@ import {
   kinds,
   memberPods,
   operatorPassword,
-  redisServerPid,
+  freezeRedis,
+  killRedis,
+  redisImage,
   restartCount,
   serviceSelects,
 } from './fixtures.ts';
@@ -70,8 +73,14 @@ async function expectTopology(members: number): Promise<{ primary: V1Pod; replic
   }
   expect(rr.status?.readyReplicas).toBe(members);
   expect(rr.status?.members?.map((m) => m.role).sort()).toEqual(['primary', ...Array.from({ length: members - 1 }, () => 'replica')]);
-  expect(await serviceSelects(c, ns, NAME)).toEqual([primary.metadata?.name]);
-  expect(await serviceSelects(c, ns, objectNames(NAME).replicas)).toEqual(replicas.map((r) => r.metadata?.name).sort());
+  // The EndpointSlice controller follows the role labels a moment after the operator sets them (its own watch and
+  // queue), so Ready=True may be seen before the slices: they must catch up within seconds, never point elsewhere.
+  const wantPrimary = [primary.metadata?.name ?? ''];
+  const wantReplicas = replicas.map((r) => r.metadata?.name ?? '').sort();
+  await eventually(async () => JSON.stringify(await serviceSelects(c, ns, NAME)) === JSON.stringify(wantPrimary), 10_000, 'the primary Service routes to the primary').catch(() => undefined);
+  expect(await serviceSelects(c, ns, NAME)).toEqual(wantPrimary);
+  await eventually(async () => JSON.stringify(await serviceSelects(c, ns, objectNames(NAME).replicas)) === JSON.stringify(wantReplicas), 10_000, 'the replicas Service routes to the replicas').catch(() => undefined);
+  expect(await serviceSelects(c, ns, objectNames(NAME).replicas)).toEqual(wantReplicas);
   return { primary, replicas };
 }
 
@@ -83,7 +92,7 @@ beforeAll(async () => {
     apiVersion: redisReplications.apiVersion,
     kind: redisReplications.kind,
     metadata: { name: NAME, namespace: ns },
-    spec: { replicas: 3, image: 'redis:7.2', failover: { enabled: true, downAfterMilliseconds: 5000 } },
+    spec: { replicas: 3, image: await redisImage(), failover: { enabled: true, downAfterMilliseconds: 5000 } },
   });
 });
 
@@ -148,7 +157,8 @@ describe('RedisReplication', () => {
     expect(after.map((p) => [p.metadata?.uid, restartCount(p)])).toEqual(before.map((p) => [p.metadata?.uid, restartCount(p)]));
   });
 
-  // Tests that kill or freeze a redis-server by pid need testenv's pod runner: skipped on an existing cluster.
+  // Tests that kill or freeze a member's container by its host pid need testenv's node (containerHostPid): skipped on
+  // an existing cluster, whose node processes are out of reach.
   it.skipIf(targetsExistingCluster())('killing the primary promotes the replica with the highest offset, keeps every write acknowledged by both replicas, and the old primary returns as a replica', async () => {
     const { primary, replicas } = await expectTopology(3);
     const acknowledged: string[] = [];
@@ -161,9 +171,8 @@ describe('RedisReplication', () => {
     for (const r of replicas) offsets.set(r.metadata?.name ?? '', Number((await info(r)).get('slave_repl_offset')));
     const best = Math.max(...offsets.values());
     const oldPrimary = primary.metadata?.name ?? '';
-    const pid = await redisServerPid(primary);
     const killedAt = Date.now();
-    process.kill(pid, 'SIGKILL');
+    killRedis(primary);
 
     const promoted = await eventually(async () => {
       const rr = await getReplication(c, ns, NAME);
@@ -183,6 +192,8 @@ describe('RedisReplication', () => {
     expect(rr.status?.lastFailoverTime).toBeDefined();
     const events = await c.client.list(eventType, { namespace: ns });
     for (const e of events.items.filter((x) => x.reason.startsWith('Failover'))) console.info(`event ${e.reason}: ${e.note ?? ''}`);
+    // The kubelet restarts the killed container in the same Pod (same IP, same emptyDir): at once the first time,
+    // after CrashLoopBackOff's 10 s, 20 s, … on later deaths. 60 s covers the first three.
     await eventually(async () => {
       const old = podNamed(await memberPods(c, ns, NAME), oldPrimary);
       const i = await info(old);
@@ -199,9 +210,9 @@ describe('RedisReplication', () => {
     await command(primary, password, ['SET', 'before-pause', 'yes']);
     expect(Number(await command(primary, password, ['WAIT', '2', '2000']))).toBe(2);
     const paused = primary.metadata?.name ?? '';
-    const pid = await redisServerPid(primary);
+    const restarts = restartCount(primary);
     const stoppedAt = Date.now();
-    process.kill(pid, 'SIGSTOP');
+    const resume = await freezeRedis(primary);
     let promoted: string;
     try {
       promoted = await eventually(async () => {
@@ -209,11 +220,12 @@ describe('RedisReplication', () => {
         return rr.status?.primary !== undefined && rr.status.primary !== paused ? rr.status.primary : undefined;
       }, 30_000, 'a new primary');
       const after = Date.now() - stoppedAt;
-      console.info(`paused primary ${paused}: ${promoted} promoted after ${after} ms (downAfterMilliseconds 5000)`);
       expect(after).toBeGreaterThanOrEqual(5_000);
-      expect(await serviceSelects(c, ns, NAME)).toEqual([promoted]);
+      // The EndpointSlice follows the label move a moment later (the frozen member is also unready by then).
+      await eventually(async () => JSON.stringify(await serviceSelects(c, ns, NAME)) === JSON.stringify([promoted]), 15_000, 'the primary Service routes to the promoted member');
+      console.info(`paused primary ${paused}: ${promoted} promoted after ${after} ms, primary Service moved after ${Date.now() - stoppedAt} ms (downAfterMilliseconds 5000)`);
     } finally {
-      process.kill(pid, 'SIGCONT');
+      resume();
     }
     await eventually(async () => {
       const old = podNamed(await memberPods(c, ns, NAME), paused);
@@ -223,6 +235,8 @@ describe('RedisReplication', () => {
     const { primary: now } = await expectTopology(3);
     expect(now.metadata?.name).toBe(promoted);
     expect(await command(now, password, ['GET', 'before-pause'])).toBe('yes');
+    // Frozen, not killed: the kubelet has no liveness probe to act on, so the container was never restarted.
+    expect(restartCount(podNamed(await memberPods(c, ns, NAME), paused))).toBe(restarts);
   });
 
   it('scales 3 → 5 → 2 keeping one primary and the data', async () => {
@@ -263,12 +277,11 @@ describe('RedisReplication', () => {
     let { primary } = await expectTopology(2);
     if (primary.metadata?.name === `${NAME}-0`) {
       // Make the highest ordinal the primary: freeze cache-0 until cache-1 is promoted, then let it rejoin.
-      const pid = await redisServerPid(primary);
-      process.kill(pid, 'SIGSTOP');
+      const resume = await freezeRedis(primary);
       try {
         await eventually(async () => (await getReplication(c, ns, NAME)).status?.primary === `${NAME}-1`, 30_000, 'cache-1 promoted');
       } finally {
-        process.kill(pid, 'SIGCONT');
+        resume();
       }
       ({ primary } = await expectTopology(2));
     }

@@ -1,5 +1,5 @@
-// RedisUsers applied by the operator (as its chart's ServiceAccount) on real redis-server members (testenv's pod
-// runner), checked by logging in as the user with an independent client.
+// RedisUsers applied by the operator (as its chart's ServiceAccount) on real redis-server members (containers from
+// the Redis image on testenv's node), checked by logging in as the user with an independent client.
 import type { V1Pod } from '@kubernetes/client-node';
 import { coreTypes, isNotFound } from '@domain-operators/reconcile';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,7 +17,8 @@ import {
   secretValue,
   memberPods,
   operatorPassword,
-  redisServerPid,
+  killRedis,
+  redisImage,
   restartCount,
 } from './fixtures.ts';
 import type { Cluster, RedisReplication, RedisUser } from './fixtures.ts';
@@ -76,7 +77,7 @@ beforeAll(async () => {
     apiVersion: redisReplications.apiVersion,
     kind: redisReplications.kind,
     metadata: { name: NAME, namespace: ns },
-    spec: { replicas: 2, image: 'redis:7.2' },
+    spec: { replicas: 2, image: await redisImage() },
   });
   await readyReplication();
   adminPassword = await operatorPassword(c, ns, NAME);
@@ -127,7 +128,7 @@ describe('RedisUser', () => {
     }
   });
 
-  // Kills a redis-server by pid through testenv's pod runner: skipped on an existing cluster.
+  // Kills a member's redis-server by its container's host pid on testenv's node: skipped on an existing cluster.
   it.skipIf(targetsExistingCluster())('is applied on Pods created later and again on a member whose redis-server restarted', async () => {
     const password = await secretPassword('app-redis-credentials');
     await c.client.patch(redisReplications.type, { namespace: ns, name: NAME }, { type: 'merge', body: { spec: { replicas: 3 } } });
@@ -139,7 +140,10 @@ describe('RedisUser', () => {
     const replica = (await memberPods(c, ns, NAME)).find((p) => p.metadata?.name !== rr.status?.primary);
     if (replica === undefined) throw new Error('no replica');
     const restarts = restartCount(replica);
-    process.kill(await redisServerPid(replica), 'SIGKILL');
+    killRedis(replica);
+    // The kubelet restarts the container in the same Pod: at once the first time, after CrashLoopBackOff's 10 s,
+    // 20 s, … on later deaths (this replica has not died before). The ACL users are run-time state: the restarted
+    // redis-server has only those of redis.conf until the operator applies the RedisUser again.
     await eventually(async () => {
       const pod = (await memberPods(c, ns, NAME)).find((p) => p.metadata?.name === replica.metadata?.name);
       return pod !== undefined && restartCount(pod) > restarts && (await attempt(pod, password, ['PING'], 'app')) === 'OK';
