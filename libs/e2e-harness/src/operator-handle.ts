@@ -77,3 +77,17 @@ export class OperatorStartError extends Error {
     this.logTail = logTail;
   }
 }
+
+/** One GET of `<probesUrl>/readyz?verbose` (5 s timeout). Rejects when nothing answers. */
+export async function probeReadyz(probesUrl: string): Promise<ProbeAnswer> {
+  const response = await fetch(`${probesUrl}/readyz?verbose`, { signal: AbortSignal.timeout(5_000) });
+  return { status: response.status, body: await response.text() };
+}
+
+/** The text of `<metricsUrl>/metrics` (10 s timeout). Rejects on a non-200 answer. */
+export async function scrapeMetrics(metricsUrl: string): Promise<string> {
+  const response = await fetch(`${metricsUrl}/metrics`, { signal: AbortSignal.timeout(10_000) });
+  const body = await response.text();
+  if (response.status !== 200) throw new Error(`GET ${metricsUrl}/metrics answered ${response.status}: ${body.slice(0, 500)}`);
+  return body;
+}

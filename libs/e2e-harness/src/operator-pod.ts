@@ -12,7 +12,7 @@ import type { ChartInstallation } from './install.ts';
 import { clusterEndpoint, renderTokenKubeconfig, requestServiceAccountToken } from './kubeconfig.ts';
 import { parseManifests, singleOfKind } from './manifests.ts';
 import type { OperatorProcess, ProbeAnswer, ProcessExit, StartOperatorOptions } from './operator-handle.ts';
-import { OperatorStartError } from './operator-handle.ts';
+import { OperatorStartError, probeReadyz, scrapeMetrics } from './operator-handle.ts';
 import { operatorLayout } from './system.ts';
 import type { OperatorSystem } from './system.ts';
 import { eventually } from './wait.ts';
@@ -241,15 +241,11 @@ class PodOperator implements OperatorProcess {
 
   async readyz(): Promise<ProbeAnswer> {
     await this.#refresh();
-    const response = await fetch(`${this.probesUrl}/readyz?verbose`, { signal: AbortSignal.timeout(5_000) });
-    return { status: response.status, body: await response.text() };
+    return probeReadyz(this.probesUrl);
   }
 
   async metricsText(): Promise<string> {
-    const response = await fetch(`${this.metricsUrl}/metrics`, { signal: AbortSignal.timeout(10_000) });
-    const body = await response.text();
-    if (response.status !== 200) throw new Error(`GET ${this.metricsUrl}/metrics answered ${response.status}: ${body.slice(0, 500)}`);
-    return body;
+    return scrapeMetrics(this.metricsUrl);
   }
 
   /** The previous container's log (after a kill or crash) and the current one's, as `kubectl logs [-p]` shows them. */

@@ -15,7 +15,7 @@ import { localOperatorArgs } from './manifests.ts';
 import { freePort } from './ports.ts';
 import type { OperatorSystem } from './system.ts';
 import { operatorLayout } from './system.ts';
-import { OperatorStartError } from './operator-handle.ts';
+import { OperatorStartError, probeReadyz, scrapeMetrics } from './operator-handle.ts';
 import type { OperatorProcess, ProbeAnswer, ProcessExit, StartOperatorOptions } from './operator-handle.ts';
 
 const STOP_GRACE_MS = 35_000;
@@ -125,15 +125,11 @@ class LocalOperator implements OperatorProcess {
   }
 
   async readyz(): Promise<ProbeAnswer> {
-    const response = await fetch(`${this.probesUrl}/readyz?verbose`, { signal: AbortSignal.timeout(5_000) });
-    return { status: response.status, body: await response.text() };
+    return probeReadyz(this.probesUrl);
   }
 
   async metricsText(): Promise<string> {
-    const response = await fetch(`${this.metricsUrl}/metrics`, { signal: AbortSignal.timeout(10_000) });
-    const body = await response.text();
-    if (response.status !== 200) throw new Error(`GET ${this.metricsUrl}/metrics answered ${response.status}: ${body.slice(0, 500)}`);
-    return body;
+    return scrapeMetrics(this.metricsUrl);
   }
 
   logTail(lines = 50): Promise<string> {
