@@ -11,6 +11,8 @@ import { coreTypes, eventType, isNotFound } from '@domain-operators/reconcile';
 import { ensureTestEnv } from '@domain-operators/testenv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  readyAtGeneration,
+  replicationReady,
   cluster,
   command,
   defaultStorageClass,
@@ -39,16 +41,9 @@ let image = '';
 let operator: OperatorProcess | undefined;
 let password = '';
 
-function isReady(rr: RedisReplication): boolean {
-  return rr.status?.conditions?.some((x) => x.type === 'Ready' && x.status === 'True' && x.observedGeneration === rr.metadata.generation) ?? false;
-}
-
 /** The RedisReplication once Ready at its generation with every member linked. */
-async function readyReplication(timeoutMs = 120_000): Promise<RedisReplication> {
-  return eventually(async () => {
-    const rr = await getReplication(c, ns, NAME);
-    return isReady(rr) && rr.status?.readyReplicas === rr.spec.replicas ? rr : undefined;
-  }, timeoutMs, 'RedisReplication Ready');
+function readyReplication(timeoutMs?: number): Promise<RedisReplication> {
+  return replicationReady(c, ns, NAME, timeoutMs);
 }
 
 function podNamed(pods: readonly V1Pod[], name: string | undefined): V1Pod {
@@ -278,7 +273,7 @@ describe('Redis as containers', () => {
     const ready = async (): Promise<RedisReplication> =>
       eventually(async () => {
         const rr = await getReplication(c, ns, name);
-        return isReady(rr) && rr.status?.readyReplicas === 3 ? rr : undefined;
+        return readyAtGeneration(rr) && rr.status?.readyReplicas === 3 ? rr : undefined;
       }, 120_000, `RedisReplication ${name} Ready`);
     const snapPassword = await eventually(async () => operatorPassword(c, ns, name), 30_000, 'internal Secret');
     const rr = await ready();

@@ -149,6 +149,19 @@ export function getReplication(c: Cluster, namespace: string, name: string): Pro
 }
 
 /** The member Pods of a RedisReplication, by name. */
+/** True when the RedisReplication is Ready at its current generation. Pure. */
+export function readyAtGeneration(rr: RedisReplication): boolean {
+  return rr.status?.conditions?.some((x) => x.type === 'Ready' && x.status === 'True' && x.observedGeneration === rr.metadata.generation) ?? false;
+}
+
+/** The RedisReplication once Ready at its generation with every member linked (`readyReplicas` = `spec.replicas`). */
+export async function replicationReady(c: Cluster, namespace: string, name: string, timeoutMs = 120_000): Promise<RedisReplication> {
+  return eventually(async () => {
+    const rr = await getReplication(c, namespace, name);
+    return readyAtGeneration(rr) && rr.status?.readyReplicas === rr.spec.replicas ? rr : undefined;
+  }, timeoutMs, 'RedisReplication Ready');
+}
+
 export async function memberPods(c: Cluster, namespace: string, name: string): Promise<V1Pod[]> {
   const page = await c.client.list(coreTypes.pod, { namespace, labelSelector: `${REPLICATION_LABEL}=${name}` });
   return [...page.items].filter((p) => p.metadata?.deletionTimestamp === undefined).sort((a, b) => (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''));

@@ -16,6 +16,7 @@ import type { Redis } from 'ioredis';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  replicationReady,
   cluster,
   command,
   connectTo,
@@ -39,15 +40,9 @@ let operator: OperatorProcess | undefined;
 let images: UpgradeImages;
 let password = '';
 
-function isReady(rr: RedisReplication): boolean {
-  return rr.status?.conditions?.some((x) => x.type === 'Ready' && x.status === 'True' && x.observedGeneration === rr.metadata.generation) ?? false;
-}
-
-async function readyReplication(timeoutMs = 120_000): Promise<RedisReplication> {
-  return eventually(async () => {
-    const rr = await getReplication(c, ns, NAME);
-    return isReady(rr) && rr.status?.readyReplicas === rr.spec.replicas ? rr : undefined;
-  }, timeoutMs, 'RedisReplication Ready');
+/** The RedisReplication once Ready at its generation with every member linked. */
+function readyReplication(timeoutMs?: number): Promise<RedisReplication> {
+  return replicationReady(c, ns, NAME, timeoutMs);
 }
 
 function redisStatus(pod: V1Pod): { image: string | undefined; imageID: string | undefined } {
