@@ -1,7 +1,7 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { lastLines, readLogTail } from './log-tail.ts';
 
 describe('lastLines', () => {
@@ -13,7 +13,9 @@ describe('lastLines', () => {
 
 describe('readLogTail', () => {
   it('reads only what was written after the offset', async () => {
-    const file = join(await mkdtemp(join(tmpdir(), 'log-tail-')), 'op.log');
+    const dir = await mkdtemp(join(tmpdir(), 'log-tail-'));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
+    const file = join(dir, 'op.log');
     await writeFile(file, 'old 1\nold 2\nnew 1\nnew 2\n');
     expect(await readLogTail(file, 'old 1\nold 2\n'.length, 10)).toBe('new 1\nnew 2');
   });

@@ -1,12 +1,12 @@
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findRepoRoot, resolvePaths } from './paths.ts';
+import { scratchDir } from './scratch-dir.spec-support.ts';
 
 describe('paths', () => {
   it('finds the folder holding nx.json from anywhere below it', () => {
-    const root = mkdtempSync(join(tmpdir(), 'testenv-paths-'));
+    const root = scratchDir('testenv-paths-');
     writeFileSync(join(root, 'nx.json'), '{}');
     const deep = join(root, 'libs', 'x', 'src');
     mkdirSync(deep, { recursive: true });

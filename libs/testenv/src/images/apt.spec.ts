@@ -1,7 +1,7 @@
-import { mkdirSync, mkdtempSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { scratchDir } from '../scratch-dir.spec-support.ts';
 import { Apt } from './apt.ts';
 import type { Exec } from './exec.ts';
 
@@ -25,7 +25,7 @@ function fakeApt(dir: string): { apt: Apt; calls: string[][] } {
 
 describe('Apt.index', () => {
   it('asks apt-cache for the recursive dependencies, then shows every real package found, with our own caches', async () => {
-    const { apt, calls } = fakeApt(mkdtempSync(join(tmpdir(), 'apt-spec-')));
+    const { apt, calls } = fakeApt(scratchDir('apt-spec-'));
     const index = await apt.index(['libc6']);
     expect([...index.keys()]).toEqual(['libc6', 'libgcc-s1']);
     expect(calls.map((c) => c.slice(5, 7))).toEqual([
@@ -37,7 +37,7 @@ describe('Apt.index', () => {
   });
 
   it('answers again from its cache until the apt lists change', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'apt-spec-'));
+    const dir = scratchDir('apt-spec-');
     const { apt, calls } = fakeApt(dir);
     await apt.index(['libc6']);
     await apt.index(['libc6']);
@@ -51,7 +51,7 @@ describe('Apt.index', () => {
 
 describe('Apt.download', () => {
   it('refuses a download whose SHA-256 is not the index one', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'apt-spec-'));
+    const dir = scratchDir('apt-spec-');
     const exec: Exec = (_command, args, options) => {
       writeFileSync(join(options?.cwd ?? '', 'libc6_1_amd64.deb'), 'tampered');
       expect(args).toEqual(['-o', 'APT::Sandbox::User=root', '-q', 'download', 'libc6=1']);

@@ -1,7 +1,7 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { scratchDir } from '../scratch-dir.spec-support.ts';
 import { checkArchive } from './archive-check.ts';
 import { writeLayer } from './layer-writer.ts';
 import { writeOciArchive, type ArchiveContent } from './oci-archive.ts';
@@ -9,7 +9,7 @@ import { imageConfig, imageIndex, imageManifest, MEDIA_TYPES } from './oci-docum
 import { readTar } from './tar-read.ts';
 
 async function archive(tamper?: (content: ArchiveContent) => ArchiveContent): Promise<Buffer> {
-  const dir = mkdtempSync(join(tmpdir(), 'archive-spec-'));
+  const dir = scratchDir('archive-spec-');
   const layerFile = join(dir, 'l.tar.gz');
   const layer = await writeLayer([{ type: 'file', path: 'hello', mode: 0o755, uid: 0, gid: 0, content: { kind: 'bytes', data: Buffer.from('hi') } }], layerFile);
   const refs = [{ ...layer, createdBy: 'hello' }];

@@ -1,7 +1,7 @@
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { scratchDir } from '../scratch-dir.spec-support.ts';
 import { checkArchive } from './archive-check.ts';
 import { buildImages, type BuildDeps } from './builder.ts';
 import { fileHasher } from './digest.ts';
@@ -33,7 +33,7 @@ function deps(dir: string): BuildDeps {
 
 describe('buildImages', () => {
   it('writes consistent archives, builds a shared layer once, and rebuilds nothing the second time', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'builder-spec-'));
+    const dir = scratchDir('builder-spec-');
     const first = await buildImages(definitions, deps(dir));
     expect(first.map((i) => i.layers.map((l) => l.cached))).toEqual([
       [false, false],

@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { scratchDir } from '../scratch-dir.spec-support.ts';
 import type { DebPackage } from './deb-control.ts';
 import { debianLayer, type DebianLayerSpec } from './debian-layer.ts';
 import { fileHasher, sha256Hex } from './digest.ts';
@@ -45,7 +45,7 @@ const spec: DebianLayerSpec = {
 
 describe('debianLayer', () => {
   it('keys on the packages resolved, before anything is unpacked', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'deb-layer-'));
+    const dir = scratchDir('deb-layer-');
     const debs = [buildDeb(dir, 'app', { 'etc/app.conf': 'x' }, 'certs'), buildDeb(dir, 'certs', { 'usr/share/ca-certificates/m/a.crt': 'A' })];
     const planned = await debianLayer(spec).plan({ ...toolsFor(debs), exec: () => Promise.reject(new Error('must not unpack while planning')) });
     expect([...planned.packages]).toEqual([['app', '1.0-1'], ['certs', '1.0-1']]);
@@ -54,7 +54,7 @@ describe('debianLayer', () => {
   });
 
   it.skipIf(!isRoot)('unpacks the closure, applies adjustments and items and writes the CA bundle (needs root)', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'deb-layer-'));
+    const dir = scratchDir('deb-layer-');
     const debs = [buildDeb(dir, 'app', { 'etc/app.conf': 'x' }, 'certs'), buildDeb(dir, 'certs', { 'usr/share/ca-certificates/m/a.crt': 'A' })];
     const planned = await debianLayer(spec).plan(toolsFor(debs));
     const entries = await planned.withEntries((e) => Promise.resolve(e));

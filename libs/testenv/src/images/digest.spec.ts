@@ -1,12 +1,12 @@
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { scratchDir } from '../scratch-dir.spec-support.ts';
 import { digestHex, fileHasher, sha256Hex } from './digest.ts';
 
 describe('fileHasher', () => {
   it('hashes a file, remembers it across hashers while it is unchanged, and rehashes it after a change', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'digest-spec-'));
+    const dir = scratchDir('digest-spec-');
     const file = join(dir, 'input');
     const stamps = join(dir, 'stamps');
     writeFileSync(file, 'one');

@@ -1,7 +1,7 @@
-import { mkdtempSync, renameSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { scratchDir } from '../scratch-dir.spec-support.ts';
 import { fileHasher } from './digest.ts';
 import { fileLayer, type LayerItem } from './file-layer.ts';
 import type { PlanTools } from './image-definition.ts';
@@ -15,7 +15,7 @@ const tools = (): PlanTools => ({
 
 describe('fileLayer', () => {
   it('keys on content, target, mode and owner, not on where the input lies', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'file-layer-'));
+    const dir = scratchDir('file-layer-');
     writeFileSync(join(dir, 'a'), 'binary');
     const items = (source: string, mode = 0o755): LayerItem[] => [{ type: 'file', path: '/usr/local/bin/node', source, mode, uid: 0, gid: 0 }];
     const first = await fileLayer({ description: 'x', items: items(join(dir, 'a')) }).plan(tools());

@@ -1,13 +1,13 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, linkSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, linkSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { scratchDir } from '../scratch-dir.spec-support.ts';
 import { walkTree } from './fs-walk.ts';
 
 describe('walkTree', () => {
   it('lists files, directories, symlinks and hard links with their modes, sorted', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'walk-spec-'));
+    const root = scratchDir('walk-spec-');
     mkdirSync(join(root, 'var/log/redis'), { recursive: true });
     chmodSync(join(root, 'var/log/redis'), 0o2750);
     mkdirSync(join(root, 'bin'));
@@ -32,7 +32,7 @@ describe('walkTree', () => {
   });
 
   it('refuses what a layer cannot hold', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'walk-spec-'));
+    const root = scratchDir('walk-spec-');
     execFileSync('mkfifo', [join(root, 'fifo')]);
     await expect(walkTree(root)).rejects.toThrow(/neither a file, a directory nor a symlink/);
   });

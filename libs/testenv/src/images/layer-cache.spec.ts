@@ -1,8 +1,8 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { scratchDir } from '../scratch-dir.spec-support.ts';
 import { digestOf } from './digest.ts';
 import { canonicalJson, LayerCache, layerKey } from './layer-cache.ts';
 import { writeLayer } from './layer-writer.ts';
@@ -15,7 +15,7 @@ const entries: TarEntry[] = [
 
 describe('writeLayer', () => {
   it('gives the same digests for the same entries; diff_id is the SHA-256 of the uncompressed tar', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'layer-spec-'));
+    const dir = scratchDir('layer-spec-');
     const a = await writeLayer(entries, join(dir, 'a.tar.gz'));
     const b = await writeLayer(entries, join(dir, 'b.tar.gz'));
     expect(b).toEqual(a);
@@ -37,7 +37,7 @@ describe('layerKey', () => {
 
 describe('LayerCache', () => {
   it('builds a layer once and then serves it from the cache', async () => {
-    const cache = new LayerCache(mkdtempSync(join(tmpdir(), 'layer-cache-')));
+    const cache = new LayerCache(scratchDir('layer-cache-'));
     let produced = 0;
     const produce: Parameters<LayerCache['ensure']>[1] = (write) => {
       produced++;
@@ -52,7 +52,7 @@ describe('LayerCache', () => {
   });
 
   it('rebuilds an entry whose blob does not match its record', async () => {
-    const cache = new LayerCache(mkdtempSync(join(tmpdir(), 'layer-cache-')));
+    const cache = new LayerCache(scratchDir('layer-cache-'));
     const built = await cache.ensure('k', (write) => write(entries));
     writeFileSync(built.blob, 'truncated');
     const rebuilt = await cache.ensure('k', (write) => write(entries));

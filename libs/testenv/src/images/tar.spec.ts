@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { scratchDir } from '../scratch-dir.spec-support.ts';
 import { encodeHeader, tarChunks, type TarEntry } from './tar.ts';
 import { readTar } from './tar-read.ts';
 
@@ -49,7 +49,7 @@ describe('tar writer', () => {
   });
 
   it('is read by GNU tar with the same names, modes, owners and link targets', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tar-spec-'));
+    const dir = scratchDir('tar-spec-');
     writeFileSync(join(dir, 'a.tar'), await tarBytes(entries));
     const listing = execFileSync('tar', ['--numeric-owner', '-tvf', join(dir, 'a.tar')], { encoding: 'utf8' });
     expect(listing).toMatch(/^-rwsr-xr-x 0\/0 +8 1970-01-01 00:00 bin\/su$/m);
@@ -66,7 +66,7 @@ describe('tar writer', () => {
   });
 
   it('fails when a file on disk no longer has the planned size', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tar-spec-'));
+    const dir = scratchDir('tar-spec-');
     writeFileSync(join(dir, 'f'), 'four');
     const stale: TarEntry[] = [{ type: 'file', path: 'f', mode: 0o644, uid: 0, gid: 0, content: { kind: 'path', path: join(dir, 'f'), size: 3 } }];
     await expect(tarBytes(stale)).rejects.toThrow(/no longer the 3 bytes planned/);
@@ -75,7 +75,7 @@ describe('tar writer', () => {
 
 describe('readTar', () => {
   it('reads GNU long names and POSIX prefixes written by GNU tar', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tar-spec-'));
+    const dir = scratchDir('tar-spec-');
     const deep = join(dir, 'src', 'x'.repeat(90), 'y'.repeat(60));
     mkdirSync(deep, { recursive: true });
     writeFileSync(join(deep, 'file'), 'hello');
