@@ -4,9 +4,9 @@
 import { parseArgs } from 'node:util';
 import { CoreV1Api, KubeConfig, makeInformer } from '@kubernetes/client-node';
 import type { V1ConfigMap } from '@kubernetes/client-node';
-import { HttpWatchTransport } from '../src/http-watch-transport.ts';
-import { SharedInformers } from '../src/informer.ts';
-import { coreTypes } from '../src/resource-type.ts';
+import { HttpWatchTransport } from '../src/cache/http-watch-transport.ts';
+import { SharedInformers } from '../src/cache/informer.ts';
+import { coreTypes } from '../src/client/resource-type.ts';
 import type { PeerResult } from './report.ts';
 
 /** Live V8 heap after two full collections (the second sweeps what the first's weak callbacks released). */

@@ -1,5 +1,5 @@
-import { systemClock } from '../src/clock.ts';
-import { WorkQueue } from '../src/queue.ts';
+import { systemClock } from '../src/core/clock.ts';
+import { WorkQueue } from '../src/queue/queue.ts';
 
 /** The workload of {@link runQueueBenchmark}; `libs/testenv/go/cmd/workqueue-bench` runs the same one on client-go. */
 export interface QueueBenchmarkOptions {

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { KubeConfig, V1ConfigMap } from '@kubernetes/client-node';
-import { Client } from '../src/client.ts';
-import { isAlreadyExists } from '../src/errors.ts';
-import { coreTypes } from '../src/resource-type.ts';
-import { HttpsRestTransport } from '../src/rest.ts';
+import { Client } from '../src/client/client.ts';
+import { isAlreadyExists } from '../src/core/errors.ts';
+import { coreTypes } from '../src/client/resource-type.ts';
+import { HttpsRestTransport } from '../src/client/rest.ts';
 
 /** The label every seeded ConfigMap carries, so counting ignores `kube-root-ca.crt` and strays. */
 export const SEED_LABEL = 'bench.domain-operators.io/seed';

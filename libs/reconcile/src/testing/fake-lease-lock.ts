@@ -1,5 +1,5 @@
 // A test double for LeaseLock, shared by the leader election and manager unit tests. Not part of the package's API.
-import type { LeaseLock, LeaseRecord, VersionedLease } from '../leader-election.ts';
+import type { LeaseLock, LeaseRecord, VersionedLease } from '../manager/leader-election.ts';
 
 /** What the fake rejects with on a lost compare-and-swap. */
 export class ConflictError extends Error {}

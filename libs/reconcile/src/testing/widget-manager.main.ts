@@ -3,13 +3,13 @@
 // reconcile on stdout and requeues every 500 ms, so whoever leads reconciles continuously. Logs go to stderr.
 // Not part of the package's API.
 import { KubeConfig } from '@kubernetes/client-node';
-import { ControllerBuilder } from '../controller.ts';
-import { createLogger } from '../log.ts';
-import { Manager } from '../manager.ts';
-import { parseManagerOptions } from '../manager-options.ts';
-import { resourceType } from '../resource-type.ts';
-import { Result } from '../result.ts';
-import { shutdownSignal } from '../shutdown-signal.ts';
+import { ControllerBuilder } from '../controller/controller.ts';
+import { createLogger } from '../observability/log.ts';
+import { Manager } from '../manager/manager.ts';
+import { parseManagerOptions } from '../manager/manager-options.ts';
+import { resourceType } from '../client/resource-type.ts';
+import { Result } from '../core/result.ts';
+import { shutdownSignal } from '../manager/shutdown-signal.ts';
 
 const widgetType = resourceType({ group: 'test.domain-operators.io', version: 'v1', kind: 'Widget', plural: 'widgets', namespaced: true });
 

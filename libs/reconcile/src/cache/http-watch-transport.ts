@@ -1,0 +1,207 @@
+import * as http from 'node:http';
+import * as https from 'node:https';
+import type { IncomingMessage } from 'node:http';
+import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
+import { KubeApiError } from '../core/errors.ts';
+import { NetworkError } from '../core/network-error.ts';
+import { collectionPath } from '../client/resource-type.ts';
+import type { ListScope, ResourceType } from '../client/resource-type.ts';
+import type { ListPage, ListRequest, WatchEvent, WatchRequest, WatchTransport } from './watch-transport.ts';
+
+/** What an {@link HttpWatchTransport} covers: one resource type, and a scope (one namespace or all, selectors). */
+export interface HttpWatchTransportOptions extends ListScope {
+  /** The kind to list and watch; a namespace in the scope is refused for a cluster-scoped kind. */
+  readonly resource: ResourceType;
+}
+
+/** What an {@link HttpWatchTransport} needs: the kubeconfig that names the server and the credentials. */
+export interface HttpWatchTransportDeps {
+  readonly kubeConfig: KubeConfig;
+}
+
+/**
+ * A {@link WatchTransport} over HTTPS (or plain HTTP when the kubeconfig allows it), authenticated by a client-node
+ * `KubeConfig`. Lists are read whole and parsed; watches are streamed as newline-delimited JSON, every received chunk
+ * reported through `onActivity` before parsing. A watch `ERROR` event becomes a `KubeApiError` with the event's
+ * `Status.code` (410 Gone included); HTTP answers of 400 or more become a `KubeApiError`; socket failures a
+ * `NetworkError`. After `signal` aborts, the request is destroyed and the signal's reason is thrown.
+ */
+export class HttpWatchTransport<T extends KubernetesObject = KubernetesObject> implements WatchTransport<T> {
+  readonly #kubeConfig: KubeConfig;
+  readonly #path: string;
+  readonly #options: HttpWatchTransportOptions;
+
+  /** Validates the scope and stores the configuration; opens no connection. */
+  constructor(deps: HttpWatchTransportDeps, options: HttpWatchTransportOptions) {
+    this.#kubeConfig = deps.kubeConfig;
+    this.#options = options;
+    this.#path = collectionPath(options.resource, options.namespace);
+  }
+
+  /** See {@link WatchTransport.list}. Items missing `apiVersion`/`kind` (as list items are) get the list's. */
+  async list(request: ListRequest): Promise<ListPage<T>> {
+    const query = this.#query();
+    query.set('limit', String(request.limit));
+    if (request.continue !== undefined) query.set('continue', request.continue);
+    if (request.resourceVersion !== undefined) query.set('resourceVersion', request.resourceVersion);
+    const response = await this.#get(query, request.signal);
+    // Raw chunks joined once and decoded once: cheaper than decoding and concatenating strings chunk by chunk.
+    const chunks: Buffer[] = [];
+    try {
+      for await (const chunk of response as AsyncIterable<Buffer>) chunks.push(chunk);
+    } catch (error) {
+      throw streamError(error, request.signal, 'list');
+    }
+    const body = parseJson(Buffer.concat(chunks).toString('utf8'), 'list');
+    chunks.length = 0;
+    const metadata = field(body, 'metadata');
+    const items = field(body, 'items');
+    const apiVersion = field(body, 'apiVersion');
+    const listKind = field(body, 'kind');
+    const kind = typeof listKind === 'string' && listKind.endsWith('List') ? listKind.slice(0, -4) : undefined;
+    const objects: T[] = [];
+    if (Array.isArray(items)) {
+      for (const item of items as T[]) {
+        if (item.apiVersion === undefined && typeof apiVersion === 'string') item.apiVersion = apiVersion;
+        if (item.kind === undefined && kind !== undefined) item.kind = kind;
+        objects.push(item);
+      }
+    }
+    const resourceVersion = field(metadata, 'resourceVersion');
+    const next = field(metadata, 'continue');
+    return {
+      items: objects,
+      resourceVersion: typeof resourceVersion === 'string' ? resourceVersion : '',
+      ...(typeof next === 'string' && next !== '' ? { continue: next } : {}),
+    };
+  }
+
+  /** See {@link WatchTransport.watch}. */
+  async *watch(request: WatchRequest): AsyncGenerator<WatchEvent<T>, void, undefined> {
+    const query = this.#query();
+    query.set('watch', 'true');
+    query.set('resourceVersion', request.resourceVersion);
+    query.set('timeoutSeconds', String(request.timeoutSeconds));
+    query.set('allowWatchBookmarks', 'true');
+    const response = await this.#get(query, request.signal);
+    // The response head is the server's first sign of life on a new watch: a quiet but healthy watch counts as active.
+    request.onActivity();
+    try {
+      response.setEncoding('utf8');
+      let buffer = '';
+      for await (const chunk of response as AsyncIterable<string>) {
+        request.onActivity();
+        buffer += chunk;
+        let start = 0;
+        for (let newline = buffer.indexOf('\n'); newline >= 0; newline = buffer.indexOf('\n', start)) {
+          const event = parseWatchLine<T>(buffer.slice(start, newline));
+          start = newline + 1;
+          if (event !== undefined) yield event;
+        }
+        buffer = buffer.slice(start);
+      }
+      const last = parseWatchLine<T>(buffer);
+      if (last !== undefined) yield last;
+    } catch (error) {
+      if (!request.signal.aborted && (error instanceof KubeApiError || error instanceof NetworkError)) throw error;
+      throw streamError(error, request.signal, 'watch');
+    } finally {
+      response.destroy();
+    }
+  }
+
+  #query(): URLSearchParams {
+    const query = new URLSearchParams();
+    if (this.#options.labelSelector !== undefined) query.set('labelSelector', this.#options.labelSelector);
+    if (this.#options.fieldSelector !== undefined) query.set('fieldSelector', this.#options.fieldSelector);
+    return query;
+  }
+
+  /** Sends a GET and resolves with a 2xx response; rejects with a KubeApiError (after reading the body) otherwise. */
+  async #get(query: URLSearchParams, signal: AbortSignal): Promise<IncomingMessage> {
+    const cluster = this.#kubeConfig.getCurrentCluster();
+    if (cluster === null) throw new Error('HttpWatchTransport: the kubeconfig has no current cluster');
+    const url = new URL(`${cluster.server.replace(/\/+$/, '')}${this.#path}?${query.toString()}`);
+    const options: https.RequestOptions = { method: 'GET', headers: { Accept: 'application/json' } };
+    await this.#kubeConfig.applyToHTTPSOptions(options);
+    options.signal = signal;
+    const client = url.protocol === 'http:' ? http : https;
+    const response = await new Promise<IncomingMessage>((resolve, reject) => {
+      const request = client.request(url, options, resolve);
+      request.on('error', (error) => {
+        reject(streamError(error, signal, 'request'));
+      });
+      request.end();
+    });
+    const status = response.statusCode ?? 0;
+    if (status >= 200 && status < 300) return response;
+    let text = '';
+    try {
+      response.setEncoding('utf8');
+      for await (const chunk of response as AsyncIterable<string>) text += chunk;
+    } catch {
+      // The status line is what matters; a body cut short only loses the message.
+    }
+    throw statusError(status, text);
+  }
+}
+
+/** Parses one line of a watch stream; undefined for blank lines and unknown event types. */
+function parseWatchLine<T extends KubernetesObject>(line: string): WatchEvent<T> | undefined {
+  if (line.trim() === '') return undefined;
+  const event = parseJson(line, 'watch event');
+  const type = field(event, 'type');
+  const object = field(event, 'object');
+  switch (type) {
+    case 'ADDED':
+    case 'MODIFIED':
+    case 'DELETED':
+      return { type, object: object as T };
+    case 'BOOKMARK': {
+      const resourceVersion = field(field(object, 'metadata'), 'resourceVersion');
+      return typeof resourceVersion === 'string' ? { type, resourceVersion } : undefined;
+    }
+    case 'ERROR': {
+      const code = field(object, 'code');
+      throw statusError(typeof code === 'number' ? code : 500, JSON.stringify(object));
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** A KubeApiError from a `Status` body (JSON text), or from the raw text when it is not one. */
+function statusError(status: number, body: string): KubeApiError {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    parsed = undefined;
+  }
+  const message = field(parsed, 'message');
+  const reason = field(parsed, 'reason');
+  return new KubeApiError(
+    typeof message === 'string' ? message : `HTTP ${status}: ${body.slice(0, 200)}`,
+    status,
+    typeof reason === 'string' ? reason : undefined,
+  );
+}
+
+/** The error to surface for a failed request or stream: the abort reason once aborted, else a NetworkError. */
+function streamError(error: unknown, signal: AbortSignal, what: string): Error {
+  if (signal.aborted) return signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason));
+  const message = error instanceof Error ? error.message : String(error);
+  return new NetworkError(`${what} failed: ${message}`, { cause: error });
+}
+
+function parseJson(text: string, what: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new NetworkError(`malformed ${what} JSON from the API server`, { cause: error });
+  }
+}
+
+function field(value: unknown, name: string): unknown {
+  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[name] : undefined;
+}

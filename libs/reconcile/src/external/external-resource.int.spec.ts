@@ -1,0 +1,162 @@
+// The external-resource reconciler wired to the real runtime pieces (withFinalizer, patchStatusIfChanged, a Store
+// index for claims, the Event recorder) against the real apiserver. The external system is the in-memory one: what is
+// under test here is the Kubernetes side (finalizer, status subresource, schema round trip), not a backend.
+import type { KubernetesObject } from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DeletionPolicy } from '../crd/crd.ts';
+import { isAlreadyExists, isNotFound } from '../core/errors.ts';
+import { clientEventSink, EventRecorder } from '../observability/events.ts';
+import { byExternalName, storeClaimIndex } from './external-claims.ts';
+import type { ExternalResourceStatus } from './external-resource.ts';
+import { ExternalResourceReconciler, finalizerRunner } from './external-resource.ts';
+import type { FakeObserved, FakeSpec } from '../testing/external-resource.ts';
+import { InMemoryExternalSystem } from '../testing/external-resource.ts';
+import { silentLogger } from '../core/logger.ts';
+import { coreTypes, resourceType } from '../client/resource-type.ts';
+import { Result } from '../core/result.ts';
+import { patchStatusIfChanged } from '../status/status.ts';
+import { StoreWriter } from '../cache/store.ts';
+import { deleteNamespace, eventually, freshNamespace, liveCluster } from '../testing/control-plane.ts';
+import type { LiveCluster } from '../testing/control-plane.ts';
+
+const GROUP = 'test.domain-operators.io';
+
+interface Gadget extends KubernetesObject {
+  spec: { topic: string; config: Record<string, string>; deletionPolicy?: DeletionPolicy };
+  status?: ExternalResourceStatus;
+}
+
+const gadgetType = resourceType<Gadget>({ group: GROUP, version: 'v1', kind: 'Gadget', plural: 'gadgets', namespaced: true });
+
+async function installGadgetCrd(cluster: LiveCluster): Promise<void> {
+  const crd = {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `gadgets.${GROUP}` },
+    spec: {
+      group: GROUP,
+      scope: 'Namespaced',
+      names: { plural: 'gadgets', singular: 'gadget', kind: 'Gadget', listKind: 'GadgetList' },
+      versions: [
+        {
+          name: 'v1',
+          served: true,
+          storage: true,
+          subresources: { status: {} },
+          schema: {
+            openAPIV3Schema: {
+              type: 'object',
+              properties: {
+                spec: {
+                  type: 'object',
+                  properties: {
+                    topic: { type: 'string' },
+                    config: { type: 'object', additionalProperties: { type: 'string' } },
+                    deletionPolicy: { type: 'string', enum: ['Retain', 'Delete'], default: 'Retain' },
+                  },
+                },
+                status: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+              },
+            },
+          },
+        },
+      ],
+    },
+  };
+  try {
+    await cluster.client.create(coreTypes.customResourceDefinition, crd);
+  } catch (err) {
+    if (!isAlreadyExists(err)) throw err;
+  }
+  await eventually(async () => {
+    await cluster.client.list(gadgetType, { namespace: 'default', limit: 1 });
+    return true;
+  }, 30_000);
+}
+
+describe('ExternalResourceReconciler against the real apiserver', () => {
+  let cluster: LiveCluster;
+  let recorder: EventRecorder;
+  const namespaces: string[] = [];
+
+  beforeAll(async () => {
+    cluster = await liveCluster();
+    await installGadgetCrd(cluster);
+    recorder = new EventRecorder({ sink: clientEventSink(cluster.client) }, { reportingController: `${GROUP}/external-int`, reportingInstance: 'external-int-0' });
+  });
+
+  afterAll(async () => {
+    await recorder.shutdown();
+    for (const ns of namespaces) await deleteNamespace(cluster, ns);
+  });
+
+  it('creates, stays quiet at steady state, settles a name conflict, deletes, and hands the name over', async () => {
+    const namespace = await freshNamespace(cluster, 'external');
+    namespaces.push(namespace);
+    const system = new InMemoryExternalSystem();
+    const externalName = (g: Gadget): string => g.spec.topic;
+    const store = new StoreWriter<Gadget>({ indexers: { externalName: byExternalName(externalName) } });
+    const reconciler = new ExternalResourceReconciler<Gadget, FakeSpec, FakeObserved>(
+      {
+        adapter: system,
+        claims: storeClaimIndex(store.reader(), 'externalName'),
+        finalizer: finalizerRunner(`${GROUP}/external`, { client: cluster.client, type: gadgetType, recorder, group: GROUP }),
+        status: { patchStatus: (object, desired, now) => patchStatusIfChanged(cluster.client, gadgetType, object, desired, { now }) },
+        events: recorder,
+        random: () => 0.5,
+      },
+      { annotationPrefix: GROUP, externalName, desired: (g) => ({ name: g.spec.topic, config: g.spec.config }), defaultDeletionPolicy: 'Retain', deletionPolicy: (g) => g.spec.deletionPolicy },
+    );
+    const reconcile = async (name: string): Promise<Result> => {
+      store.replace(await cluster.client.listAll(gadgetType, { namespace }));
+      const object = await cluster.client.get(gadgetType, { namespace, name });
+      return reconciler.reconcile(object, { request: { namespace, name }, reconcileId: name, log: silentLogger, signal: new AbortController().signal });
+    };
+    const get = (name: string): Promise<Gadget> => cluster.client.get(gadgetType, { namespace, name });
+    const gadget = (name: string, deletionPolicy: DeletionPolicy): Gadget => ({
+      apiVersion: `${GROUP}/v1`,
+      kind: 'Gadget',
+      metadata: { name, namespace },
+      spec: { topic: 'orders', config: { partitions: name === 'first' ? '3' : '6' }, deletionPolicy },
+    });
+
+    await cluster.client.create(gadgetType, gadget('first', 'Delete'));
+    await expect(reconcile('first')).resolves.toEqual(Result.requeueAfter(600_000));
+    const first = await get('first');
+    expect(first.metadata?.finalizers).toEqual([`${GROUP}/external`]);
+    expect(first.status).toMatchObject({ externalName: 'orders', ownership: 'Created', observedGeneration: 1 });
+    expect(first.status?.conditions?.map((c) => [c.type, c.status, c.reason])).toEqual([
+      ['Synced', 'True', 'ReconcileSuccess'],
+      ['Ready', 'True', 'Available'],
+    ]);
+    expect(system.objects.get('orders')).toEqual({ partitions: '3' });
+
+    await reconcile('first');
+    expect((await get('first')).metadata?.resourceVersion).toBe(first.metadata?.resourceVersion);
+
+    // Created a second or more later: the older one keeps the name.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await cluster.client.create(gadgetType, gadget('second', 'Retain'));
+    await reconcile('second');
+    const second = await get('second');
+    expect(second.status?.conditions?.find((c) => c.type === 'Synced')).toMatchObject({ status: 'False', reason: 'ResourceConflict' });
+    expect(second.status?.ownership).toBeUndefined();
+
+    await cluster.client.delete(gadgetType, { namespace, name: 'first' });
+    await reconcile('first');
+    await eventually(async () => {
+      try {
+        await get('first');
+        return false;
+      } catch (err) {
+        if (isNotFound(err)) return true;
+        throw err;
+      }
+    }, 10_000, 'first deleted');
+    expect(system.objects.has('orders')).toBe(false);
+
+    await reconcile('second');
+    expect((await get('second')).status).toMatchObject({ ownership: 'Created' });
+    expect(system.objects.get('orders')).toEqual({ partitions: '6' });
+  });
+});

@@ -1,0 +1,535 @@
+/**
+ * The external-resource pattern (after Crossplane's managed resources): a custom resource stands for one object in an
+ * external system (a Kafka topic, an OpenSearch role, a Redis ACL user). A kind supplies an {@link ExternalAdapter}
+ * and pure functions from the resource to its external name and desired spec; {@link ExternalResourceReconciler}
+ * holds every rule around them: finalizer, deletion policy, pause, ownership and adoption, name conflicts, drift
+ * checks, the `Synced` and `Ready` conditions.
+ */
+import type { KubernetesObject } from '@kubernetes/client-node';
+import type { Condition, ConditionUpdate } from '../core/conditions.ts';
+import type { DeletionPolicy } from '../crd/crd.ts';
+import { getCondition, isReasonValue } from '../core/conditions.ts';
+import { DEFAULT_DRIFT_CHECK_INTERVAL_MS, DEFAULT_DRIFT_JITTER, jittered, parseDuration } from './drift.ts';
+import { isTerminalError, TerminalError } from '../core/errors.ts';
+import type { ClaimIndex } from './external-claims.ts';
+import { claimWinner } from './external-claims.ts';
+import type { Recorder } from '../observability/events.ts';
+import type { FinalizerDeps, FinalizerHandlers } from '../controller/finalizer.ts';
+import { releaseFinalizer, withFinalizer } from '../controller/finalizer.ts';
+import type { ExternalAdapter, ExternalContext } from './external-adapter.ts';
+import { errorFields } from '../core/logger.ts';
+import type { ReconcileContext, Reconciler } from '../controller/reconciler.ts';
+import { Result } from '../core/result.ts';
+import type { DesiredStatus } from '../status/status.ts';
+import { statusChange } from '../status/status.ts';
+
+// ---------------------------------------------------------------------------------------------------------------
+// What the reconciler needs from the rest of the runtime (small interfaces, so the real helpers plug in)
+
+/**
+ * Runs `apply` or `cleanup` under this kind's finalizer: finalizer.ts's `withFinalizer` bound to a finalizer name
+ * ({@link finalizerRunner} builds that). Not deleting → add the finalizer if missing, then `apply`; deleting with the
+ * finalizer → `cleanup`, removing the finalizer only when it returns `Result.done()`; deleting without it → nothing.
+ * An error from either handler is rethrown and the finalizer stays.
+ */
+export interface FinalizerRunner<T extends KubernetesObject> {
+  run(object: T, handlers: Omit<FinalizerHandlers<T>, 'finalizer'>): Promise<Result>;
+  /**
+   * Removes the finalizer from an object that is not being deleted, when it carries it; resolves to the object as
+   * the apiserver now has it (the same object, and no request, when there was nothing to remove).
+   */
+  release(object: T): Promise<T>;
+}
+
+/** The {@link FinalizerRunner} over finalizer.ts's `withFinalizer` and `releaseFinalizer` with finalizer name `finalizer`. */
+export function finalizerRunner<T extends KubernetesObject>(finalizer: string, deps: FinalizerDeps<T>): FinalizerRunner<T> {
+  return {
+    run: (object, handlers) => withFinalizer(object, { ...handlers, finalizer }, deps),
+    release: (object) => releaseFinalizer(object, finalizer, deps),
+  };
+}
+
+/**
+ * Writes status conditions and fields (status.ts's `patchStatusIfChanged` bound to a client and resource type,
+ * passing `now` as its `options.now`, satisfies it). The reconciler calls it only when something changed.
+ */
+export interface StatusWriter<T extends KubernetesObject> {
+  patchStatus(object: T, desired: DesiredStatus, now: Date): Promise<unknown>;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Status
+
+/** What the resource says about the external object it manages. */
+export type Ownership = 'CreatePending' | 'Created' | 'Adopted';
+
+/**
+ * The status fields this reconciler writes (merged into the kind's own status; other fields are left alone):
+ * `observedGeneration`, the `Synced` and `Ready` conditions, `externalName` (the name the resource maps to) and
+ * `ownership`: absent when this resource has never managed the external object; `CreatePending` while a create
+ * may or may not have happened (written before the create, so a crash right after it does not turn our own object
+ * into a foreign one); `Created` or `Adopted` once it manages it.
+ */
+export interface ExternalResourceStatus {
+  readonly observedGeneration?: number;
+  readonly conditions?: readonly Condition[];
+  readonly externalName?: string;
+  readonly ownership?: Ownership;
+}
+
+/** Condition types and reasons this reconciler writes. */
+export const ExternalConditions = {
+  synced: 'Synced',
+  ready: 'Ready',
+  reconcileSuccess: 'ReconcileSuccess',
+  reconcileError: 'ReconcileError',
+  available: 'Available',
+  paused: 'Paused',
+  alreadyExists: 'AlreadyExists',
+  resourceConflict: 'ResourceConflict',
+  externalNameChanged: 'ExternalNameChanged',
+} as const;
+
+/** Event reasons this reconciler records (all `Normal`). */
+export const ExternalEvents = {
+  created: 'Created',
+  adopted: 'Adopted',
+  updated: 'Updated',
+  driftCorrected: 'DriftCorrected',
+  deleted: 'Deleted',
+} as const;
+
+// ---------------------------------------------------------------------------------------------------------------
+// The reconciler
+
+/** The collaborators of an {@link ExternalResourceReconciler}. */
+export interface ExternalResourceDeps<T extends KubernetesObject, D, O> {
+  readonly adapter: ExternalAdapter<T, D, O>;
+  readonly claims: ClaimIndex<T>;
+  readonly finalizer: FinalizerRunner<T>;
+  readonly status: StatusWriter<T>;
+  readonly events: Recorder;
+  /** Wall-clock time for `lastTransitionTime`; default `new Date()`. */
+  readonly now?: () => Date;
+  /** A uniform source in [0, 1) for jitter; default `Math.random`. */
+  readonly random?: () => number;
+}
+
+/** What makes one kind: its functions and defaults. */
+export interface ExternalResourceOptions<T extends KubernetesObject, D> {
+  /** Prefix of the control annotations, usually the API group: `<prefix>/paused`, `/adopt`, `/drift-check-interval`. */
+  readonly annotationPrefix: string;
+  /**
+   * The identity of the external object in its system, unique among everything this reconciler manages (include the
+   * target cluster when a kind can address several, e.g. `prod/orders`). Pure; throw `TerminalError` (reason
+   * `InvalidSpec`, `TenancyViolation`, …) when it cannot be computed: nothing external is touched then.
+   */
+  externalName(object: T): string;
+  /** The desired external spec. Pure (or reading caches only); may throw `TerminalError` like `externalName`. */
+  desired(object: T): D | Promise<D>;
+  /**
+   * The kind's default deletion policy: `Retain` for data-bearing kinds (topics, indices). `Retain` leaves the external
+   * object when the resource is deleted; `Delete` deletes it, but only when this resource owns it.
+   */
+  readonly defaultDeletionPolicy: DeletionPolicy;
+  /** Reads the resource's own deletion policy (e.g. `spec.deletionPolicy`); `undefined` means the kind's default. */
+  deletionPolicy?(object: T): DeletionPolicy | undefined;
+  /** Adopt an existing, unowned external object without the adopt annotation when it already matches exactly. Default false. */
+  readonly adoptExactMatch?: boolean;
+  /** Default drift-check interval of the kind (default 10 min); a resource may override it by annotation. */
+  readonly driftCheckIntervalMs?: number;
+  /** Lower bound for an interval given by annotation, to protect the external system (default 10 s). */
+  readonly minDriftCheckIntervalMs?: number;
+  /** Relative jitter of drift checks (default 0.1, i.e. ±10 %). */
+  readonly driftJitter?: number;
+  /**
+   * Reasons of `TerminalError`s that depend on the external system as well as on the spec (a replication factor above
+   * the broker count, say: brokers may join). Such a refusal is written as any other, but the reconcile then resolves
+   * with a requeue after the drift-check interval instead of rethrowing, so it is looked at again without waiting for
+   * a change of the resource. Default: none.
+   */
+  readonly recheckedReasons?: readonly string[];
+}
+
+interface Claim {
+  readonly externalName: string;
+  readonly ownership: Ownership;
+}
+
+/** A claim this process recorded, and when (ms since the epoch). */
+interface RememberedClaim {
+  readonly claim: Claim;
+  readonly at: number;
+}
+
+/**
+ * The state of one reconcile: the latest known version of the object (updated after each status write) and the
+ * adapter's status fields taken so far, written with every status write of this reconcile.
+ */
+interface Attempt<T extends KubernetesObject> {
+  object: T;
+  readonly context: ReconcileContext;
+  adapterFields?: Readonly<Record<string, unknown>>;
+}
+
+const MAX_DIFF_LINES = 10;
+const MAX_MESSAGE_LENGTH = 1024;
+const MIN_DRIFT_CHECK_INTERVAL_MS = 10_000;
+/**
+ * How long a claim is remembered in memory at most. The memory only bridges the moment between our status write and
+ * the cache showing it; a watch that lags this far is unhealthy (readiness fails) long before.
+ */
+const CLAIM_MEMORY_MS = 10 * 60_000;
+
+/**
+ * A {@link Reconciler} for resources that stand for one external object each. Per reconcile:
+ *
+ * 1. `<prefix>/paused: "true"`: no adapter call at all; `Synced=False/Paused`, `Ready` unchanged; no finalizer is
+ *    added. A paused resource being deleted releases its finalizer only when that needs no external call (Retain, or
+ *    nothing owned); under `Delete` an owned object waits, finalizer kept, until the annotation goes.
+ * 2. Otherwise compute external name and desired spec (a `TerminalError` writes its reason and stops); settle name
+ *    conflicts (the claimant that owns the name, else the oldest, wins; the others get `ResourceConflict` and touch
+ *    nothing); observe; then create, update, adopt or refuse (`AlreadyExists`, with the diff) by the ownership rules;
+ *    record ownership; `Synced=True`, `Ready=True`; requeue after the jittered drift interval. An update of an owned
+ *    object at an unchanged generation is drift: corrected, with a `DriftCorrected` Event. This runs under the
+ *    finalizer only when the deletion policy is `Delete`: a `Retain` resource has nothing to clean up, so it carries
+ *    no finalizer (one left from a former `Delete` is removed) and neither it nor its namespace ever waits for this
+ *    operator to be deleted. (A resource switched to `Delete` gets the finalizer at its next reconcile; deleted
+ *    before that, it leaves the external object, as `Retain` would.)
+ * 3. On deletion under the finalizer: `Delete` deletes the external object only if this resource owns it; `Retain`
+ *    leaves it.
+ *
+ * Status: each write carries the adapter's {@link ExternalAdapter.takeStatusFields} when it has any, so a kind's own
+ * facts reach the apiserver in the same patch as the conditions. Errors: status is written first (`Synced=False`
+ * with the error's reason or `ReconcileError`), then the error is rethrown so the loop backs off (or, for a
+ * `TerminalError`, waits for a change, or, for a reason in `recheckedReasons`, looks again after the drift-check
+ * interval). Ownership is also remembered in memory by UID until the cache shows it (at
+ * most 10 minutes), so a stale cache read right after our own create or adoption never mistakes our object for a
+ * foreign one. Construction does no work.
+ */
+export class ExternalResourceReconciler<T extends KubernetesObject, D, O> implements Reconciler<T> {
+  readonly #deps: ExternalResourceDeps<T, D, O>;
+  readonly #options: ExternalResourceOptions<T, D>;
+  /**
+   * uid → the claim this process last recorded, newer than any cached status, in the order recorded. An entry goes
+   * when the cache shows it, when cleanup finishes, or after {@link CLAIM_MEMORY_MS}.
+   */
+  readonly #claims = new Map<string, RememberedClaim>();
+
+  constructor(deps: ExternalResourceDeps<T, D, O>, options: ExternalResourceOptions<T, D>) {
+    this.#deps = deps;
+    this.#options = options;
+  }
+
+  /** See {@link ExternalResourceReconciler}. */
+  async reconcile(object: T, context: ReconcileContext): Promise<Result> {
+    try {
+      return await this.#reconcile(object, context);
+    } finally {
+      // What the adapter saw but this reconcile did not write (it failed before a status write) is not kept.
+      this.#deps.adapter.takeStatusFields?.(object);
+    }
+  }
+
+  async #reconcile(object: T, context: ReconcileContext): Promise<Result> {
+    this.#forgetIfCached(object);
+    const attempt: Attempt<T> = { object, context };
+    const paused = this.#annotation(object, 'paused') === 'true';
+    const deleting = object.metadata?.deletionTimestamp != null;
+    if (paused && !deleting) {
+      await this.#writeStatus(attempt, {
+        conditions: [condition(ExternalConditions.synced, 'False', ExternalConditions.paused, `reconciliation is paused by the annotation ${this.#options.annotationPrefix}/paused; remove it to resume`)],
+      });
+      return Result.done();
+    }
+    if (!deleting && this.#deletionPolicy(object) === 'Retain') {
+      const released = await this.#deps.finalizer.release(object);
+      return this.#apply({ object: released, context });
+    }
+    return this.#deps.finalizer.run(object, {
+      apply: (current) => this.#apply({ object: current, context }),
+      cleanup: (current) => (paused ? this.#cleanupPaused({ object: current, context }) : this.#cleanup({ object: current, context })),
+    });
+  }
+
+  async #apply(attempt: Attempt<T>): Promise<Result> {
+    try {
+      return await this.#sync(attempt);
+    } catch (err) {
+      await this.#recordFailure(attempt, err);
+      if (isTerminalError(err) && this.#options.recheckedReasons?.includes(err.reason) === true) {
+        attempt.context.log.info(errorFields(err), 'refused for now; checking again at the drift-check interval');
+        return this.#requeue(attempt);
+      }
+      throw err;
+    }
+  }
+
+  async #sync(attempt: Attempt<T>): Promise<Result> {
+    const { object } = attempt;
+    const externalName = this.#options.externalName(object);
+    let claim = this.#claimOf(object);
+    if (claim !== undefined && claim.externalName !== externalName) {
+      if (claim.ownership !== 'CreatePending') {
+        throw new TerminalError(
+          `the external name cannot change once managed: this resource manages ${claim.externalName}, its spec now gives ${externalName}; delete and recreate the resource to move it`,
+          ExternalConditions.externalNameChanged,
+        );
+      }
+      // A create of the old name that failed (or never ran) must not pin the resource to that name.
+      attempt.context.log.warn({ externalName: claim.externalName }, 'forgetting a pending create of a former external name');
+      claim = undefined;
+    }
+    const desired = await this.#options.desired(object);
+
+    const winner = this.#winner(object, externalName);
+    if (uidOf(winner) !== uidOf(object)) {
+      const why = this.#claimOf(winner)?.externalName === externalName ? 'which manages it' : 'which is older';
+      const message = `external name ${externalName} is already claimed by ${describe(winner)}, ${why}; this resource does nothing until that one is deleted`;
+      await this.#writeStatus(attempt, notSynced(externalName, ExternalConditions.resourceConflict, message));
+      return this.#requeue(attempt);
+    }
+
+    const context = this.#contextFor(attempt, externalName);
+    const observation = await this.#deps.adapter.observe(desired, context);
+    const drift = this.#syncedAtThisGeneration(object);
+
+    if (!observation.exists) {
+      if (claim === undefined || claim.ownership === 'CreatePending') {
+        await this.#recordClaim(attempt, { externalName, ownership: 'CreatePending' });
+        await this.#deps.adapter.create(desired, context);
+        this.#event(attempt, ExternalEvents.created, 'Create', `created ${externalName}`);
+      } else {
+        await this.#deps.adapter.create(desired, context);
+        this.#event(attempt, ExternalEvents.driftCorrected, 'Create', `recreated ${externalName}, which was deleted outside this resource`);
+      }
+      claim = { externalName, ownership: 'Created' };
+    } else if (claim !== undefined) {
+      if (claim.ownership === 'CreatePending') claim = { externalName, ownership: 'Created' }; // our create went through
+      if (!observation.upToDate) {
+        await this.#deps.adapter.update(desired, observation.observed, context);
+        if (drift) this.#event(attempt, ExternalEvents.driftCorrected, 'Update', `corrected changes made outside this resource: ${summarise(observation.diff)}`);
+        else this.#event(attempt, ExternalEvents.updated, 'Update', `updated ${externalName}: ${summarise(observation.diff)}`);
+      }
+    } else if (this.#annotation(object, 'adopt') === 'true' || (this.#options.adoptExactMatch === true && observation.upToDate)) {
+      if (!observation.upToDate) await this.#deps.adapter.update(desired, observation.observed, context);
+      claim = { externalName, ownership: 'Adopted' };
+      this.#event(attempt, ExternalEvents.adopted, 'Adopt', `adopted the existing ${externalName}`);
+    } else {
+      const differences = observation.upToDate ? 'it matches the spec' : `differences: ${summarise(observation.diff)}`;
+      const message = `${externalName} already exists and is not managed by this resource; set the annotation ${this.#options.annotationPrefix}/adopt: "true" to take it over (${differences})`;
+      await this.#writeStatus(attempt, notSynced(externalName, ExternalConditions.alreadyExists, message));
+      return this.#requeue(attempt);
+    }
+
+    this.#remember(object, claim);
+    await this.#writeStatus(attempt, {
+      conditions: [
+        condition(ExternalConditions.synced, 'True', ExternalConditions.reconcileSuccess, ''),
+        condition(ExternalConditions.ready, 'True', ExternalConditions.available, ''),
+      ],
+      fields: { externalName, ownership: claim.ownership },
+    });
+    return this.#requeue(attempt);
+  }
+
+  async #cleanup(attempt: Attempt<T>): Promise<Result> {
+    const { object } = attempt;
+    const claim = this.#claimOf(object);
+    const policy = this.#deletionPolicy(object);
+    if (policy === 'Retain' || claim === undefined) {
+      attempt.context.log.info({ policy, externalName: claim?.externalName, owned: claim !== undefined }, 'releasing the resource; the external object is left alone');
+      this.#claims.delete(uidOf(object));
+      return Result.done();
+    }
+    let desired: D | undefined;
+    try {
+      desired = await this.#options.desired(object);
+    } catch (err) {
+      attempt.context.log.info(errorFields(err), 'desired spec not computable during deletion; deleting by name');
+    }
+    try {
+      await this.#deps.adapter.delete({ externalName: claim.externalName, desired }, this.#contextFor(attempt, claim.externalName));
+    } catch (err) {
+      await this.#recordFailure(attempt, err);
+      throw err;
+    }
+    this.#event(attempt, ExternalEvents.deleted, 'Delete', `deleted ${claim.externalName} (deletionPolicy Delete)`);
+    this.#claims.delete(uidOf(object));
+    return Result.done();
+  }
+
+  /** Releases only what needs no external call; an owned object under `Delete` keeps the finalizer until resumed. */
+  async #cleanupPaused(attempt: Attempt<T>): Promise<Result> {
+    const { object } = attempt;
+    const claim = this.#claimOf(object);
+    if (this.#deletionPolicy(object) === 'Retain' || claim === undefined) {
+      this.#claims.delete(uidOf(object));
+      return Result.done();
+    }
+    const message = `deletion of ${claim.externalName} waits: reconciliation is paused by the annotation ${this.#options.annotationPrefix}/paused; remove it to delete`;
+    await this.#writeStatus(attempt, { conditions: [condition(ExternalConditions.synced, 'False', ExternalConditions.paused, message)] });
+    // Not a TerminalError: that would record a misleading CleanupFailed event. Removing the annotation wakes us anyway.
+    return this.#requeue(attempt);
+  }
+
+  /** Status first, so users see why; a failing status write is logged and the original error wins. */
+  async #recordFailure(attempt: Attempt<T>, err: unknown): Promise<void> {
+    const reason = reasonOf(err);
+    const message = truncate(err instanceof Error ? err.message : 'non-Error thrown');
+    const hasReady = getCondition(statusOf(attempt.object).conditions, ExternalConditions.ready) !== undefined;
+    try {
+      await this.#writeStatus(attempt, {
+        conditions: [
+          condition(ExternalConditions.synced, 'False', reason, message),
+          ...(hasReady ? [] : [condition(ExternalConditions.ready, 'False', reason, message)]),
+        ],
+      });
+    } catch (writeErr) {
+      attempt.context.log.warn(errorFields(writeErr), 'could not record the failure in status');
+    }
+  }
+
+  /** Writes the claim before an external create, so a crash between the two cannot orphan our own object. */
+  async #recordClaim(attempt: Attempt<T>, claim: Claim): Promise<void> {
+    this.#remember(attempt.object, claim);
+    await this.#writeStatus(attempt, { fields: { externalName: claim.externalName, ownership: claim.ownership } });
+  }
+
+  async #writeStatus(attempt: Attempt<T>, desired: DesiredStatus): Promise<void> {
+    const taken = this.#deps.adapter.takeStatusFields?.(attempt.object);
+    if (taken !== undefined) attempt.adapterFields = { ...attempt.adapterFields, ...taken };
+    const withAdapterFields: DesiredStatus =
+      attempt.adapterFields === undefined ? desired : { ...desired, fields: { ...attempt.adapterFields, ...desired.fields } };
+    const now = this.#now();
+    const change = statusChange(attempt.object, withAdapterFields, now);
+    if (change === undefined) return;
+    await this.#deps.status.patchStatus(attempt.object, withAdapterFields, now);
+    // Later writes in this reconcile compare against what we just wrote, not against the cached copy.
+    attempt.object = { ...attempt.object, status: { ...statusOf(attempt.object), ...change } };
+  }
+
+  /** Remembers `claim` for `object` (see {@link ExternalResourceReconciler.#claims}), forgetting expired entries. */
+  #remember(object: KubernetesObject, claim: Claim): void {
+    const uid = uidOf(object);
+    const now = this.#now().getTime();
+    this.#claims.delete(uid); // re-inserted last, so the map stays in recording order
+    this.#claims.set(uid, { claim, at: now });
+    for (const [oldest, entry] of this.#claims) {
+      if (now - entry.at < CLAIM_MEMORY_MS) break;
+      this.#claims.delete(oldest);
+    }
+  }
+
+  /**
+   * Forgets the remembered claim of `cached` (an object as the controller's cache gives it) once its status shows
+   * that claim: the cache has caught up with our write, and a cache never goes back to an older version.
+   */
+  #forgetIfCached(cached: T): void {
+    const uid = uidOf(cached);
+    const remembered = this.#claims.get(uid)?.claim;
+    const status = statusOf(cached);
+    if (remembered === undefined) return;
+    if (remembered.externalName === status.externalName && remembered.ownership === status.ownership) this.#claims.delete(uid);
+  }
+
+  /** The claim of `object`: what this process recorded last, else its (possibly stale) status. */
+  #claimOf(object: KubernetesObject): Claim | undefined {
+    const remembered = this.#claims.get(uidOf(object));
+    if (remembered !== undefined) return remembered.claim;
+    const status = statusOf(object);
+    if (status.externalName === undefined || status.ownership === undefined) return undefined;
+    return { externalName: status.externalName, ownership: status.ownership };
+  }
+
+  #now(): Date {
+    return (this.#deps.now ?? defaultNow)();
+  }
+
+  #winner(object: T, externalName: string): T {
+    const uid = uidOf(object);
+    const claimants = [object, ...this.#deps.claims.claimants(externalName).filter((c) => uidOf(c) !== uid)];
+    return claimWinner(claimants, (c) => this.#claimOf(c)?.externalName === externalName) ?? object;
+  }
+
+  #syncedAtThisGeneration(object: T): boolean {
+    const synced = getCondition(statusOf(object).conditions, ExternalConditions.synced);
+    return synced?.status === 'True' && synced.observedGeneration === object.metadata?.generation;
+  }
+
+  #deletionPolicy(object: T): DeletionPolicy {
+    return this.#options.deletionPolicy?.(object) ?? this.#options.defaultDeletionPolicy;
+  }
+
+  #requeue(attempt: Attempt<T>): Result {
+    const kindDefault = this.#options.driftCheckIntervalMs ?? DEFAULT_DRIFT_CHECK_INTERVAL_MS;
+    let interval = kindDefault;
+    const annotated = this.#annotation(attempt.object, 'drift-check-interval');
+    if (annotated !== undefined) {
+      const parsed = parseDuration(annotated);
+      if (parsed === undefined) attempt.context.log.warn({ value: annotated }, 'ignoring an invalid drift-check-interval annotation');
+      else interval = Math.max(parsed, this.#options.minDriftCheckIntervalMs ?? MIN_DRIFT_CHECK_INTERVAL_MS);
+    }
+    return Result.requeueAfter(jittered(interval, this.#deps.random ?? Math.random, this.#options.driftJitter ?? DEFAULT_DRIFT_JITTER));
+  }
+
+  #contextFor(attempt: Attempt<T>, externalName: string): ExternalContext<T> {
+    return { ...attempt.context, object: attempt.object, externalName };
+  }
+
+  #event(attempt: Attempt<T>, reason: string, action: string, note: string): void {
+    this.#deps.events.record(attempt.object, { type: 'Normal', reason, action, note: truncate(note) });
+  }
+
+  #annotation(object: T, name: string): string | undefined {
+    return object.metadata?.annotations?.[`${this.#options.annotationPrefix}/${name}`];
+  }
+}
+
+/** Synced and Ready both False for a refusal that touched nothing (AlreadyExists, ResourceConflict). */
+function notSynced(externalName: string, reason: string, message: string): DesiredStatus {
+  return {
+    conditions: [condition(ExternalConditions.synced, 'False', reason, message), condition(ExternalConditions.ready, 'False', reason, message)],
+    fields: { externalName },
+  };
+}
+
+function condition(type: string, status: 'True' | 'False', reason: string, message: string): ConditionUpdate {
+  return { type, status, reason, message };
+}
+
+/** The condition reason for a thrown error: its own CamelCase `reason` (TerminalError, adapter errors) or `ReconcileError`. */
+function reasonOf(err: unknown): string {
+  if (isTerminalError(err) && isReasonValue(err.reason)) return err.reason;
+  if (typeof err === 'object' && err !== null && 'reason' in err && typeof err.reason === 'string' && isReasonValue(err.reason)) return err.reason;
+  return ExternalConditions.reconcileError;
+}
+
+function statusOf(object: KubernetesObject): ExternalResourceStatus {
+  const status = (object as { status?: unknown }).status;
+  return typeof status === 'object' && status !== null ? status : {};
+}
+
+function uidOf(object: KubernetesObject): string {
+  return object.metadata?.uid ?? '';
+}
+
+function describe(object: KubernetesObject): string {
+  const namespace = object.metadata?.namespace;
+  const name = object.metadata?.name ?? '?';
+  return `${namespace === undefined || namespace === '' ? name : `${namespace}/${name}`} (uid ${uidOf(object)})`;
+}
+
+function summarise(diff: readonly string[]): string {
+  if (diff.length === 0) return 'no details';
+  const shown = diff.slice(0, MAX_DIFF_LINES).join('; ');
+  return diff.length > MAX_DIFF_LINES ? `${shown}; and ${diff.length - MAX_DIFF_LINES} more` : shown;
+}
+
+function truncate(text: string): string {
+  return text.length > MAX_MESSAGE_LENGTH ? `${text.slice(0, MAX_MESSAGE_LENGTH - 1)}…` : text;
+}
+
+function defaultNow(): Date {
+  return new Date();
+}

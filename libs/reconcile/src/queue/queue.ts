@@ -1,0 +1,273 @@
+import { systemClock } from '../core/clock.ts';
+import type { Clock, TimerHandle } from '../core/clock.ts';
+import { DelayHeap } from './delay-heap.ts';
+import { Fifo } from './fifo.ts';
+import { noopWorkQueueMetricsProvider } from '../observability/queue-metrics.ts';
+import type { UnfinishedWork, WorkQueueMetrics, WorkQueueMetricsProvider } from '../observability/queue-metrics.ts';
+import { defaultControllerRateLimiter } from './rate-limiter.ts';
+import type { RateLimiter } from './rate-limiter.ts';
+
+/** Options for {@link WorkQueue}. */
+export interface WorkQueueOptions<K> {
+  /** Time source for delays and metrics; default {@link systemClock}. */
+  readonly clock?: Clock;
+  /** Used by `addRateLimited`, `forget` and `numRequeues`; default {@link defaultControllerRateLimiter} on `clock`. */
+  readonly rateLimiter?: RateLimiter<K>;
+  /** Names the queue in metrics (typically the controller's name); default `''`. */
+  readonly name?: string;
+  /** Where metrics go; default {@link noopWorkQueueMetricsProvider}. */
+  readonly metrics?: WorkQueueMetricsProvider;
+}
+
+/**
+ * What a {@link WorkQueue} key may be: anything but `null` and `undefined` (`get` uses `undefined` for "shut
+ * down"). Keys are compared with `===`, so composite keys should be strings such as `namespace/name`.
+ */
+export type WorkQueueKey = string | number | bigint | boolean | symbol | object;
+
+// Node fires a timer set for longer than this after 1 ms; the queue re-arms instead (see #onTimer).
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * A keyed work queue with the semantics of client-go's rate-limiting workqueue:
+ *
+ * - A key is held at most once while it waits, however often it is added (the dirty set).
+ * - A key handed out by {@link get} is processing until {@link done}; it is never handed to a second getter
+ *   meanwhile. Adding it while it is processing queues it once, after `done`.
+ * - Waiting keys come out first in, first out; concurrent getters are served in the order they called `get`.
+ * - Delayed adds ({@link addAfter}, {@link addRateLimited}) wait in one min-heap by due time behind a single timer;
+ *   a key delayed twice keeps its earliest due time. A delayed key still fires when it was also added directly.
+ * - After {@link shutDown} adds are ignored, delayed keys are dropped, and keys still waiting are handed out until
+ *   none are left; then `get` resolves `undefined`.
+ *
+ * Keys are compared with `===` (they are `Set`/`Map` keys), so a composite key must be a string such as
+ * `namespace/name`: two equal-looking objects are two different keys. Every method is synchronous except `get`
+ * and `shutDownWithDrain`; `add`, `get` and `done` are O(1) amortised. No work starts in the constructor.
+ */
+export class WorkQueue<K extends WorkQueueKey = string> {
+  readonly #clock: Clock;
+  readonly #rateLimiter: RateLimiter<K>;
+  readonly #metrics: WorkQueueMetrics;
+  // Without metrics nothing reads the timestamps below, so the clock is not read on the hot path (those reads
+  // cost a large share of add + get + done time).
+  readonly #timed: boolean;
+  // Keys waiting in order; each is also in #dirty and never in #processing.
+  readonly #queue = new Fifo<K>();
+  // Every key waiting to be handed out (including re-adds of processing keys), to the clock time it was added
+  // (0 when there are no metrics).
+  readonly #dirty = new Map<K, number>();
+  // Keys handed out and not yet done, to the clock time they were handed out (0 when there are no metrics).
+  readonly #processing = new Map<K, number>();
+  // Pending `get` calls; non-empty only while #queue is empty.
+  readonly #getters = new Fifo<(key: K | undefined) => void>();
+  readonly #delayed = new DelayHeap<K>();
+  #timer: TimerHandle | undefined;
+  #timerDue = Number.NaN;
+  #shuttingDown = false;
+  #drainWaiters: (() => void)[] = [];
+
+  /** Creates an empty, running queue; asks `options.metrics` for this queue's metrics and starts no timer. */
+  constructor(options: WorkQueueOptions<K> = {}) {
+    this.#clock = options.clock ?? systemClock;
+    this.#rateLimiter = options.rateLimiter ?? defaultControllerRateLimiter<K>(this.#clock);
+    const provider = options.metrics ?? noopWorkQueueMetricsProvider;
+    this.#timed = provider !== noopWorkQueueMetricsProvider;
+    this.#metrics = provider.newQueueMetrics(options.name ?? '', () => this.#unfinishedWork());
+  }
+
+  /**
+   * Marks `key` as needing work. Idempotent while the key waits; if the key is processing it is queued once, after
+   * its `done`. Ignored after shutdown. Never blocks.
+   */
+  add(key: K): void {
+    if (this.#shuttingDown || this.#dirty.has(key)) return;
+    this.#dirty.set(key, this.#metricsNow());
+    this.#metrics.incAdds();
+    this.#metrics.setDepth(this.#dirty.size);
+    if (this.#processing.has(key)) return;
+    this.#queue.push(key);
+    this.#dispatch();
+  }
+
+  /**
+   * Adds `key` after `ms` milliseconds; `ms <= 0` (or NaN) adds it now. If the key is already delayed, the earlier
+   * due time wins. Counts a retry in metrics. Ignored after shutdown, and delayed keys are dropped by shutdown.
+   */
+  addAfter(key: K, ms: number): void {
+    if (this.#shuttingDown) return;
+    this.#metrics.incRetries();
+    if (!(ms > 0)) {
+      this.add(key);
+      return;
+    }
+    this.#delayed.schedule(key, this.#clock.now() + ms);
+    this.#armTimer();
+  }
+
+  /** Adds `key` after the delay the rate limiter gives it (recording one more failure). Ignored after shutdown. */
+  addRateLimited(key: K): void {
+    if (this.#shuttingDown) return;
+    this.addAfter(key, this.#rateLimiter.when(key));
+  }
+
+  /**
+   * Tells the rate limiter that `key` succeeded, resetting its backoff. Does not remove the key from the queue.
+   * Idempotent; works after shutdown.
+   */
+  forget(key: K): void {
+    this.#rateLimiter.forget(key);
+  }
+
+  /** How many times `key` was rate-limited since it was last forgotten. */
+  numRequeues(key: K): number {
+    return this.#rateLimiter.numRequeues(key);
+  }
+
+  /**
+   * Resolves with the next waiting key, which is then processing until `done(key)`; waits while none is waiting.
+   * Concurrent callers are served in call order. After shutdown it still hands out keys left waiting, and resolves
+   * `undefined` once there are none (also for callers already waiting at shutdown). Never rejects.
+   */
+  get(): Promise<K | undefined> {
+    const key = this.#queue.shift();
+    if (key !== undefined) return Promise.resolve(this.#handOut(key));
+    if (this.#shuttingDown) return Promise.resolve(undefined);
+    return new Promise((resolve) => {
+      this.#getters.push(resolve);
+    });
+  }
+
+  /**
+   * Ends processing of `key`. If it was added meanwhile it becomes waiting again. A no-op for a key that is not
+   * processing (unlike client-go, which would queue a duplicate). Works after shutdown, and lets a drain finish.
+   */
+  done(key: K): void {
+    const startedAt = this.#processing.get(key);
+    if (startedAt === undefined) return;
+    this.#processing.delete(key);
+    this.#metrics.observeWorkDuration((this.#metricsNow() - startedAt) / 1000);
+    if (this.#dirty.has(key)) {
+      this.#queue.push(key);
+      this.#dispatch();
+    } else if (this.#processing.size === 0) {
+      this.#releaseDrainWaiters();
+    }
+  }
+
+  /** Number of keys waiting to be handed out: not those processing, not those delayed. */
+  len(): number {
+    return this.#queue.size;
+  }
+
+  /**
+   * Stops accepting adds, drops delayed keys, and resolves waiting getters with `undefined`. Keys already waiting
+   * can still be got. Releases any pending {@link shutDownWithDrain} without waiting for it. Idempotent.
+   */
+  shutDown(): void {
+    this.#stop();
+    this.#releaseDrainWaiters();
+  }
+
+  /**
+   * Like {@link shutDown}, then resolves once no key is processing: workers should keep calling `get` (which hands
+   * out the keys left waiting) and `done` until `get` resolves `undefined`. Never rejects; may wait forever if a
+   * processing key is never done, unless `shutDown` is called.
+   */
+  shutDownWithDrain(): Promise<void> {
+    this.#stop();
+    if (this.#processing.size === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.#drainWaiters.push(resolve);
+    });
+  }
+
+  /** Whether `shutDown` or `shutDownWithDrain` has been called. */
+  shuttingDown(): boolean {
+    return this.#shuttingDown;
+  }
+
+  #metricsNow(): number {
+    return this.#timed ? this.#clock.now() : 0;
+  }
+
+  #handOut(key: K): K {
+    const now = this.#metricsNow();
+    const addedAt = this.#dirty.get(key) ?? now;
+    this.#dirty.delete(key);
+    this.#processing.set(key, now);
+    this.#metrics.setDepth(this.#dirty.size);
+    this.#metrics.observeQueueDuration((now - addedAt) / 1000);
+    return key;
+  }
+
+  // Restores the invariant that getters wait only while no key does.
+  #dispatch(): void {
+    while (this.#getters.size > 0 && this.#queue.size > 0) {
+      const resolve = this.#getters.shift();
+      const key = this.#queue.shift();
+      if (resolve === undefined || key === undefined) return;
+      resolve(this.#handOut(key));
+    }
+  }
+
+  #stop(): void {
+    if (this.#shuttingDown) return;
+    this.#shuttingDown = true;
+    this.#delayed.clear();
+    this.#disarmTimer();
+    // Getters wait only while the queue is empty, so every one of them gets "shut down".
+    for (let resolve = this.#getters.shift(); resolve !== undefined; resolve = this.#getters.shift()) resolve(undefined);
+  }
+
+  #releaseDrainWaiters(): void {
+    const waiters = this.#drainWaiters;
+    this.#drainWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+
+  // Keeps exactly one timer, due when the earliest delayed key is.
+  #armTimer(): void {
+    const next = this.#delayed.peek();
+    if (next === undefined) {
+      this.#disarmTimer();
+      return;
+    }
+    if (this.#timer !== undefined && this.#timerDue === next.due) return;
+    this.#disarmTimer();
+    this.#timerDue = next.due;
+    const wait = Math.min(MAX_TIMER_MS, Math.max(0, next.due - this.#clock.now()));
+    this.#timer = this.#clock.setTimeout(() => {
+      this.#onTimer();
+    }, wait);
+  }
+
+  #disarmTimer(): void {
+    if (this.#timer !== undefined) this.#clock.clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#timerDue = Number.NaN;
+  }
+
+  #onTimer(): void {
+    this.#timer = undefined;
+    this.#timerDue = Number.NaN;
+    // A timer may fire early (clamped long delays, coarse timer clocks): only keys actually due are added.
+    const now = this.#clock.now();
+    for (let next = this.#delayed.peek(); next !== undefined && next.due <= now; next = this.#delayed.peek()) {
+      this.#delayed.pop();
+      this.add(next.key);
+    }
+    this.#armTimer();
+  }
+
+  #unfinishedWork(): UnfinishedWork {
+    const now = this.#clock.now();
+    let total = 0;
+    let longest = 0;
+    for (const startedAt of this.#processing.values()) {
+      const seconds = (now - startedAt) / 1000;
+      total += seconds;
+      longest = Math.max(longest, seconds);
+    }
+    return { unfinishedWorkSeconds: total, longestRunningProcessorSeconds: longest };
+  }
+}

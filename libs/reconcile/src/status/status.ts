@@ -1,0 +1,114 @@
+import type { KubernetesObject } from '@kubernetes/client-node';
+import type { Client } from '../client/client.ts';
+import type { Condition, ConditionUpdate } from '../core/conditions.ts';
+import { conditionsEqual, setCondition } from '../core/conditions.ts';
+import { requestFor } from '../core/request.ts';
+import type { ResourceType } from '../client/resource-type.ts';
+
+/** What a reconciler wants the status to say; {@link patchStatusIfChanged} turns it into the next status. */
+export interface DesiredStatus {
+  /**
+   * Conditions to set with {@link setCondition}; types not listed keep their current value. A condition without
+   * `observedGeneration` gets the object's `metadata.generation`.
+   */
+  readonly conditions?: readonly ConditionUpdate[];
+  /**
+   * Other top-level status fields (not `conditions`, not `observedGeneration`), compared deeply and written when
+   * different. `null` removes a field; fields not named here are left alone.
+   */
+  readonly fields?: Readonly<Record<string, unknown>>;
+}
+
+/** Options for {@link patchStatusIfChanged}. */
+export interface PatchStatusOptions {
+  /** Wall-clock time for new `lastTransitionTime`s; default now. */
+  readonly now?: Date;
+  /**
+   * Send `metadata.resourceVersion` of `object` with the patch, so a write based on a stale read fails with 409
+   * Conflict instead of overwriting (controller-runtime's `MergeFromWithOptimisticLock`). Default false: the
+   * conditions array is computed from `object` either way, and a reconcile of a stale object is followed by one of
+   * the fresh object.
+   */
+  readonly optimisticLock?: boolean;
+  readonly fieldManager?: string;
+  readonly signal?: AbortSignal;
+}
+
+/** The status fields this helper understands; the rest of a status is opaque to it. */
+interface StatusShape {
+  readonly observedGeneration?: number;
+  readonly conditions?: readonly Condition[];
+  readonly [field: string]: unknown;
+}
+
+/**
+ * Computes the next status of `object` from `desired` (conditions via {@link setCondition}, `observedGeneration`
+ * from `metadata.generation`, plain fields) and, only when it differs from the object's current status (deeply;
+ * conditions in any order), sends ONE merge patch with the changed top-level fields to the status subresource.
+ * Resolves `true` when it wrote and `false` at steady state, when it sends nothing. `object` is usually the cached
+ * copy the reconcile got; the comparison is against it, so after a stale read a reconcile may write a status the
+ * server already has (harmless, and followed by a quiet reconcile). Rejects with the client's `KubeApiError`.
+ */
+export async function patchStatusIfChanged<T extends KubernetesObject>(
+  client: Client,
+  type: ResourceType<T>,
+  object: T,
+  desired: DesiredStatus,
+  options: PatchStatusOptions = {},
+): Promise<boolean> {
+  const change = statusChange(object, desired, options.now ?? new Date());
+  if (change === undefined) return false;
+  const resourceVersion = object.metadata?.resourceVersion;
+  const body = {
+    ...(options.optimisticLock === true && resourceVersion !== undefined && { metadata: { resourceVersion } }),
+    status: change,
+  };
+  await client.patchStatus(type, requestFor(object), { type: 'merge', body }, {
+    ...(options.fieldManager !== undefined && { fieldManager: options.fieldManager }),
+    ...(options.signal !== undefined && { signal: options.signal }),
+  });
+  return true;
+}
+
+/**
+ * The top-level status fields that must change to bring `object`'s status to `desired`, or `undefined` when
+ * none must. Pure; exported for reconcilers that batch status with other writes.
+ */
+export function statusChange(object: KubernetesObject, desired: DesiredStatus, now: Date): Record<string, unknown> | undefined {
+  const current = statusOf(object);
+  const generation = object.metadata?.generation;
+  const change: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(desired.fields ?? {})) {
+    if (field === 'conditions' || field === 'observedGeneration') throw new RangeError(`status field ${field} is managed by patchStatusIfChanged; use desired.conditions`);
+    if (value === undefined) continue;
+    if (value === null ? field in current : !deepEqual(current[field], value)) change[field] = value;
+  }
+  if (generation !== undefined && current.observedGeneration !== generation) change['observedGeneration'] = generation;
+  if (desired.conditions !== undefined) {
+    let conditions = current.conditions ?? [];
+    for (const update of desired.conditions) {
+      conditions = setCondition(conditions, { ...update, ...(update.observedGeneration === undefined && generation !== undefined && { observedGeneration: generation }) }, now);
+    }
+    if (!conditionsEqual(conditions, current.conditions)) change['conditions'] = conditions;
+  }
+  return Object.keys(change).length === 0 ? undefined : change;
+}
+
+function statusOf(object: KubernetesObject): StatusShape {
+  const status = (object as { status?: unknown }).status;
+  return typeof status === 'object' && status !== null ? (status as StatusShape) : {};
+}
+
+/** Structural equality of JSON values; object key order does not matter, array order does. */
+function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((item, i) => deepEqual(item, b[i]));
+  }
+  const left = a as Record<string, unknown>;
+  const right = b as Record<string, unknown>;
+  const keys = Object.keys(left).filter((k) => left[k] !== undefined);
+  if (keys.length !== Object.keys(right).filter((k) => right[k] !== undefined).length) return false;
+  return keys.every((k) => deepEqual(left[k], right[k]));
+}
