@@ -90,7 +90,7 @@ export {
   setCondition,
 } from './core/conditions.ts';
 export type { Condition, ConditionStatus, ConditionUpdate, ReasonValue } from './core/conditions.ts';
-export { patchStatusIfChanged, statusChange } from './status/status.ts';
+export { patchStatusIfChanged, statusChange, writeStatusIfChanged } from './status/status.ts';
 export type { DesiredStatus, PatchStatusOptions } from './status/status.ts';
 export { clientEventSink, EventRecorder, eventType, MAX_EVENT_NOTE_BYTES, microTime, truncateUtf8 } from './observability/events.ts';
 export type { EventInput, EventObjectReference, EventRecorderDeps, EventRecorderOptions, EventSeries, EventSink, KubeEvent, Recorder } from './observability/events.ts';

@@ -14,7 +14,7 @@ import { WorkQueue } from '../queue/queue.ts';
 import type { WorkQueueMetricsProvider } from '../observability/queue-metrics.ts';
 import type { RateLimiter } from '../queue/rate-limiter.ts';
 import type { Reconciler } from './reconciler.ts';
-import { objectKey, requestKey } from '../core/request.ts';
+import { objectKey, requestFor, requestKey } from '../core/request.ts';
 import type { ResourceType } from '../client/resource-type.ts';
 import type { StoreChange } from '../cache/store.ts';
 
@@ -115,6 +115,7 @@ export class ControllerBuilder<T extends KubernetesObject = KubernetesObject> {
     const primary = this.#informers.informerFor(this.#primary.type, primaryRequest);
     const primaryPredicates = this.#primary.predicates;
     primary.onChange((change) => {
+      if (change.type === 'Deleted') reconciler.forget?.(requestFor(change.object));
       const event = toEvent(change);
       if (primaryPredicates.every((p) => p(event))) queue.add(objectKey(change.object));
     });

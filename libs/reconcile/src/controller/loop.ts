@@ -52,6 +52,7 @@ async function processKey<T extends KubernetesObject>(deps: LoopDeps<T>, key: st
   if (object === undefined) {
     // Deleted since it was queued: nothing to converge. Finalizers keep objects that need cleanup in the store.
     deps.queue.forget(key);
+    deps.reconciler.forget?.(parseRequestKey(key));
     return;
   }
   const reconcileId = randomUUID();

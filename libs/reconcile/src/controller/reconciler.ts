@@ -22,4 +22,10 @@ export interface ReconcileContext {
  */
 export interface Reconciler<T extends KubernetesObject> {
   reconcile(object: T, context: ReconcileContext): Promise<Result>;
+  /**
+   * Optional: drop whatever this reconciler remembers of `request`'s object. The controller calls it when the
+   * cache reports the object deleted (and when a queued key finds no object), so per-object memory never outlives
+   * the object, finalizer or not. Must be cheap, must not throw, and must not wait.
+   */
+  forget?(request: Request): void;
 }

@@ -2,14 +2,42 @@ import type { KubernetesObject } from '@kubernetes/client-node';
 import type { ReconcileContext } from '../controller/reconciler.ts';
 
 /**
+ * A kind's own top-level status fields (a topic's id and partition count, an index's uuid and health), as an
+ * adapter call reports them; `null` removes a field. Never `conditions` or `observedGeneration`: the reconciler
+ * writes those. Values must never contain secrets (a password's fingerprint is fine, the password is not).
+ */
+export type ExternalStatusFields = Readonly<Record<string, unknown>>;
+
+/**
  * What {@link ExternalAdapter.observe} found. `diff` lists the differences from the desired spec as short human
- * lines (`partitions: want 6, have 3`); it must never contain secret values (say `password: differs`).
+ * lines (`partitions: want 6, have 3`); it must never contain secret values (say `password: differs`). `status`
+ * holds the kind's own fields seen while observing; the reconciler writes them with its conditions.
  */
 export type ExternalObservation<O> =
   | { readonly exists: false }
-  | { readonly exists: true; readonly upToDate: boolean; readonly diff: readonly string[]; readonly observed: O };
+  | {
+      readonly exists: true;
+      readonly upToDate: boolean;
+      readonly diff: readonly string[];
+      readonly observed: O;
+      readonly status?: ExternalStatusFields;
+    };
 
-/** What every adapter call gets: the reconcile's context, the resource and the external name it maps to. */
+/** What {@link ExternalAdapter.create} did: the kind's own status fields it learnt (an id the system assigned). */
+export interface ExternalCreation {
+  readonly status?: ExternalStatusFields;
+}
+
+/** What {@link ExternalAdapter.update} did: the kind's own status fields that changed with it. */
+export interface ExternalUpdate {
+  readonly status?: ExternalStatusFields;
+}
+
+/**
+ * What every adapter call gets: the reconcile's context, the resource and the external name it maps to. `object`
+ * includes this process's own status writes even when the cache has not shown them yet (read your own writes), so
+ * a field recorded by {@link ExternalAdapter.intent} is visible to the next reconcile at once.
+ */
 export interface ExternalContext<T extends KubernetesObject> extends ReconcileContext {
   readonly object: T;
   readonly externalName: string;
@@ -24,25 +52,28 @@ export interface DeleteTarget<D> {
 
 /**
  * One kind's client to its external system; generic over the resource `T`, the desired external spec `D` and the
- * observed state `O`. Every method honours `context.signal`. A failure is thrown; an error carrying a CamelCase
- * string `reason` (e.g. `KafkaUnavailable`, `AuthenticationFailed`) is surfaced as that condition reason, and its
- * `message` is shown to users, so neither may contain secrets. Throw `TerminalError` for what retrying cannot fix.
+ * observed state `O`. Every method honours `context.signal`. Adapters never write status: they return what they
+ * saw and did, and the reconciler writes it, with the conditions and `observedGeneration`, in one patch per
+ * reconcile (crossplane's `ExternalObservation`/`ExternalCreation` shape). A failure is thrown; an error carrying a
+ * CamelCase string `reason` (e.g. `KafkaUnavailable`, `AuthenticationFailed`) is surfaced as that condition reason,
+ * and its `message` is shown to users, so neither may contain secrets. Throw `TerminalError` for what retrying
+ * cannot fix.
  */
 export interface ExternalAdapter<T extends KubernetesObject, D, O> {
   /** Reads the external object and compares it with `desired`. Must not modify anything. */
   observe(desired: D, context: ExternalContext<T>): Promise<ExternalObservation<O>>;
   /** Creates the external object; called only after `observe` found none. */
-  create(desired: D, context: ExternalContext<T>): Promise<void>;
+  create(desired: D, context: ExternalContext<T>): Promise<ExternalCreation>;
   /** Brings an existing external object to `desired`; `observed` is what `observe` returned just before. */
-  update(desired: D, observed: O, context: ExternalContext<T>): Promise<void>;
+  update(desired: D, observed: O, context: ExternalContext<T>): Promise<ExternalUpdate>;
   /** Deletes the external object; must succeed when it is already gone (idempotent). */
   delete(target: DeleteTarget<D>, context: ExternalContext<T>): Promise<void>;
   /**
-   * Optional: the kind's own status fields (e.g. a topic's id and partition count) from what `observe`, `create` or
-   * `update` saw during the current reconcile of `object`, handed over once: the call forgets them. The reconciler
-   * writes them in the same status patch as its conditions (its own fields win on a clash) and calls this once more
-   * when the reconcile ends, so nothing outlives it. `undefined` when there is nothing to write; a `null` value
-   * removes a field.
+   * Optional write-ahead record: status fields that must be in the apiserver BEFORE `create` or `update` runs, so
+   * a crash right after the external call still leaves a record of what this resource put there (the aliases an
+   * index resource adds, the role mappings a binding adds: what it may later remove). `observed` is `undefined`
+   * before a create. Pure. The reconciler writes the fields that differ in a patch of fields alone, which never
+   * moves `observedGeneration`; `undefined` when there is nothing to record.
    */
-  takeStatusFields?(object: T): Readonly<Record<string, unknown>> | undefined;
+  intent?(desired: D, observed: O | undefined, context: ExternalContext<T>): ExternalStatusFields | undefined;
 }

@@ -8,13 +8,12 @@ import { isAlreadyExists, isNotFound } from '../core/errors.ts';
 import { clientEventSink, EventRecorder } from '../observability/events.ts';
 import { byExternalName, storeClaimIndex } from './external-claims.ts';
 import type { ExternalResourceStatus } from './external-resource.ts';
-import { ExternalResourceReconciler, finalizerRunner } from './external-resource.ts';
+import { ExternalResourceReconciler, finalizerRunner, statusWriterFor } from './external-resource.ts';
 import type { FakeObserved, FakeSpec } from '../testing/external-resource.ts';
 import { InMemoryExternalSystem } from '../testing/external-resource.ts';
 import { silentLogger } from '../core/logger.ts';
 import { coreTypes, resourceType } from '../client/resource-type.ts';
 import { Result } from '../core/result.ts';
-import { patchStatusIfChanged } from '../status/status.ts';
 import { StoreWriter } from '../cache/store.ts';
 import { deleteNamespace, eventually, freshNamespace, liveCluster } from '../testing/control-plane.ts';
 import type { LiveCluster } from '../testing/control-plane.ts';
@@ -101,7 +100,7 @@ describe('ExternalResourceReconciler against the real apiserver', () => {
         adapter: system,
         claims: storeClaimIndex(store.reader(), 'externalName'),
         finalizer: finalizerRunner(`${GROUP}/external`, { client: cluster.client, type: gadgetType, recorder, group: GROUP }),
-        status: { patchStatus: (object, desired, now) => patchStatusIfChanged(cluster.client, gadgetType, object, desired, { now }) },
+        status: statusWriterFor(cluster.client, gadgetType),
         events: recorder,
         random: () => 0.5,
       },

@@ -6,6 +6,7 @@ import { TerminalError } from '../core/errors.ts';
 import type { DeletionPolicy } from '../crd/crd.ts';
 import type { ExternalResourceOptions, ExternalResourceStatus, StatusWriter } from './external-resource.ts';
 import { ExternalResourceReconciler } from './external-resource.ts';
+import { statusChange } from '../status/status.ts';
 import type { FakeObserved, FakeSpec } from '../testing/external-resource.ts';
 import { FakeBackendError, FakeObjects, InMemoryExternalSystem, RecordingRecorder, withMeta } from '../testing/external-resource.ts';
 import { silentLogger } from '../core/logger.ts';
@@ -94,10 +95,18 @@ function setup(options: Partial<ExternalResourceOptions<Widget, FakeSpec>> = {},
       reconciler = newReconciler();
     },
     reconcileObject: (object: Widget) => reconciler.reconcile(object, contextFor(object)),
+    forget: (uid: string) => {
+      reconciler.forget(contextFor(objects.current(uid)).request);
+    },
     reconcile: (uid: string) => reconciler.reconcile(objects.current(uid), contextFor(objects.current(uid))),
     status: (uid: string): ExternalResourceStatus => objects.current(uid).status ?? {},
     condition: (uid: string, type: string): Condition | undefined => getCondition(objects.current(uid).status?.conditions, type),
   };
+}
+
+function statusField(object: KubernetesObject | undefined, field: string): unknown {
+  const status = (object as { status?: Record<string, unknown> } | undefined)?.status;
+  return status?.[field];
 }
 
 function contextFor(object: Widget): ReconcileContext {
@@ -553,7 +562,7 @@ describe('ExternalResourceReconciler: drift', () => {
 });
 
 describe('ExternalResourceReconciler: the adapter\'s status fields', () => {
-  it('are written in the same patch as the conditions, and nothing is kept after the reconcile', async () => {
+  it('are written in the same patch as the conditions, and a steady state writes nothing', async () => {
     const t = setup();
     t.system.offerStatusFields = true;
     const uid = t.add(widget('orders', { config: { partitions: '3', retention: '1d' } }));
@@ -564,11 +573,9 @@ describe('ExternalResourceReconciler: the adapter\'s status fields', () => {
     expect(t.objects.statusWrites).toBe(2);
     expect(t.status(uid)).toMatchObject({ ownership: 'Created', keys: 2 });
     expect(t.condition(uid, 'Ready')).toMatchObject({ status: 'True' });
-    expect(t.system.offered.size).toBe(0);
 
     await t.reconcile(uid);
     expect(t.objects.statusWrites).toBe(2);
-    expect(t.system.offered.size).toBe(0);
   });
 
   it('go out with a failure as well, in its one status write', async () => {
@@ -585,6 +592,110 @@ describe('ExternalResourceReconciler: the adapter\'s status fields', () => {
     expect(t.objects.statusWrites).toBe(writes + 1);
     expect(t.status(uid)).toMatchObject({ keys: 2 });
     expect(t.condition(uid, 'Synced')).toMatchObject({ status: 'False', reason: 'BackendRefused' });
+  });
+});
+
+describe('ExternalResourceReconciler: one status path', () => {
+  /** A status writer that records what each patch changed, on top of the fake objects. */
+  function recordingSetup() {
+    const changes: Record<string, unknown>[] = [];
+    const t = setup({}, (objects) => ({
+      patchStatus: (object, desired, now) => {
+        const change = statusChange(object, desired, now);
+        if (change !== undefined) changes.push(change);
+        return objects.statusWriter.patchStatus(object, desired, now);
+      },
+    }));
+    return { t, changes };
+  }
+
+  it('never moves observedGeneration ahead of the conditions: a failed update leaves it at the generation last applied', async () => {
+    const t = setup();
+    const uid = t.add(widget('orders'));
+    await t.reconcile(uid);
+    t.objects.edit(uid, (w) => ({ ...w, spec: { ...w.spec, config: { partitions: '6' } } }));
+    t.system.fail('update', new FakeBackendError('backend refused', 'BackendRefused'));
+
+    await expect(t.reconcile(uid)).rejects.toThrow('backend refused');
+
+    expect(t.status(uid).observedGeneration).toBe(1);
+    expect(t.condition(uid, 'Synced')).toMatchObject({ status: 'False', reason: 'BackendRefused', observedGeneration: 2 });
+    expect(t.condition(uid, 'Ready')).toMatchObject({ status: 'True', observedGeneration: 1 });
+
+    t.system.heal();
+    await t.reconcile(uid);
+    expect(t.status(uid).observedGeneration).toBe(2);
+    expect(t.status(uid).conditions?.map((c) => c.observedGeneration)).toEqual([2, 2]);
+  });
+
+  it('writes the pending claim as fields alone, and observedGeneration only with every condition', async () => {
+    const { t, changes } = recordingSetup();
+    const uid = t.add(widget('orders'));
+
+    await t.reconcile(uid);
+
+    expect(changes).toHaveLength(2);
+    expect(changes[0]).toEqual({ externalName: 'orders', ownership: 'CreatePending' });
+    expect(changes[1]).toMatchObject({ ownership: 'Created', observedGeneration: 1 });
+    expect(changes[1]?.['conditions']).toHaveLength(2);
+  });
+
+  it("writes the adapter's intent ahead of a create and of an update, and the adapter reads it from the object", async () => {
+    const { t, changes } = recordingSetup();
+    t.system.recordIntent = true;
+    const uid = t.add(widget('orders', { config: { partitions: '3' } }));
+
+    await t.reconcile(uid);
+    expect(changes[0]).toEqual({ intended: ['partitions'], externalName: 'orders', ownership: 'CreatePending' });
+    expect(statusField(t.system.seen[0], 'intended')).toEqual(['partitions']);
+
+    t.objects.edit(uid, (w) => ({ ...w, spec: { ...w.spec, config: { partitions: '3', retention: '1d' } } }));
+    changes.length = 0;
+    await t.reconcile(uid);
+
+    expect(changes[0]).toEqual({ intended: ['partitions', 'retention'] });
+    expect(statusField(t.system.seen[1], 'intended')).toEqual(['partitions', 'retention']);
+    expect(changes[1]).toMatchObject({ observedGeneration: 2 });
+    expect(t.system.writes()).toEqual([{ op: 'create', name: 'orders' }, { op: 'update', name: 'orders' }]);
+  });
+
+  it('reads its own writes until the cache shows them, then forgets them', async () => {
+    const t = setup();
+    const uid = t.add(widget('orders'));
+    const stale = t.objects.current(uid);
+    await t.reconcile(uid);
+    // The cache catches up: a reconcile of the fresh object drops the memory of the write.
+    await t.reconcile(uid);
+
+    await t.reconcileObject(stale);
+
+    // Judged on the stale copy alone, our own object looks foreign: proof that nothing was kept.
+    expect(t.condition(uid, 'Synced')).toMatchObject({ status: 'False', reason: 'AlreadyExists' });
+  });
+
+  it('with its memory, the same stale read is seen with our own write (what the tests around it take away)', async () => {
+    const t = setup();
+    const uid = t.add(widget('orders'));
+    const stale = t.objects.current(uid);
+    await t.reconcile(uid);
+
+    await t.reconcileObject(stale);
+
+    // Still remembered: the stale copy is seen with our own write, so nothing changes.
+    expect(t.condition(uid, 'Synced')).toMatchObject({ status: 'True', reason: 'ReconcileSuccess' });
+    expect(t.recorder.events.map((e) => e.reason)).toEqual(['Created']);
+  });
+
+  it('forgets an object when the controller reports it deleted (forget), without a reconcile', async () => {
+    const t = setup();
+    const uid = t.add(widget('orders'));
+    const stale = t.objects.current(uid);
+    await t.reconcile(uid);
+
+    t.forget(uid);
+    await t.reconcileObject(stale);
+
+    expect(t.condition(uid, 'Synced')).toMatchObject({ status: 'False', reason: 'AlreadyExists' });
   });
 });
 

@@ -16,12 +16,16 @@ import { claimWinner } from './external-claims.ts';
 import type { Recorder } from '../observability/events.ts';
 import type { FinalizerDeps, FinalizerHandlers } from '../controller/finalizer.ts';
 import { releaseFinalizer, withFinalizer } from '../controller/finalizer.ts';
-import type { ExternalAdapter, ExternalContext } from './external-adapter.ts';
+import type { ExternalAdapter, ExternalContext, ExternalStatusFields } from './external-adapter.ts';
+import type { Client } from '../client/client.ts';
+import type { ResourceType } from '../client/resource-type.ts';
+import type { Request } from '../core/request.ts';
+import { objectKey, requestKey } from '../core/request.ts';
 import { errorFields } from '../core/logger.ts';
 import type { ReconcileContext, Reconciler } from '../controller/reconciler.ts';
 import { Result } from '../core/result.ts';
 import type { DesiredStatus } from '../status/status.ts';
-import { statusChange } from '../status/status.ts';
+import { statusChange, writeStatusIfChanged } from '../status/status.ts';
 
 // ---------------------------------------------------------------------------------------------------------------
 // What the reconciler needs from the rest of the runtime (small interfaces, so the real helpers plug in)
@@ -50,11 +54,18 @@ export function finalizerRunner<T extends KubernetesObject>(finalizer: string, d
 }
 
 /**
- * Writes status conditions and fields (status.ts's `patchStatusIfChanged` bound to a client and resource type,
- * passing `now` as its `options.now`, satisfies it). The reconciler calls it only when something changed.
+ * Writes status conditions and fields ({@link statusWriterFor} binds status.ts's `writeStatusIfChanged` to a client
+ * and resource type). The reconciler calls it only when something changed. Resolves to the object as the apiserver
+ * returned it (the reconciler remembers that reply until its cache shows it), or `undefined` when it wrote nothing
+ * or cannot tell.
  */
 export interface StatusWriter<T extends KubernetesObject> {
-  patchStatus(object: T, desired: DesiredStatus, now: Date): Promise<unknown>;
+  patchStatus(object: T, desired: DesiredStatus, now: Date): Promise<T | undefined>;
+}
+
+/** The {@link StatusWriter} of kind `type` through `client`: one merge patch of the changed fields, or none. */
+export function statusWriterFor<T extends KubernetesObject>(client: Client, type: ResourceType<T>): StatusWriter<T> {
+  return { patchStatus: (object, desired, now) => writeStatusIfChanged(client, type, object, desired, { now }) };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -156,30 +167,31 @@ interface Claim {
   readonly ownership: Ownership;
 }
 
-/** A claim this process recorded, and when (ms since the epoch). */
-interface RememberedClaim {
-  readonly claim: Claim;
-  readonly at: number;
+/**
+ * A status this process wrote and the cache may not show yet: the object's UID, the resourceVersion of the
+ * apiserver's reply (when known) and the whole status after the write.
+ */
+interface OwnWrite {
+  readonly uid: string;
+  readonly resourceVersion: string | undefined;
+  readonly status: Readonly<Record<string, unknown>>;
+  /** The top-level fields the last write changed, for a cache that gives no comparable resourceVersion. */
+  readonly changed: Readonly<Record<string, unknown>>;
 }
 
 /**
  * The state of one reconcile: the latest known version of the object (updated after each status write) and the
- * adapter's status fields taken so far, written with every status write of this reconcile.
+ * adapter's status fields reported so far, written with every status write of this reconcile.
  */
 interface Attempt<T extends KubernetesObject> {
   object: T;
   readonly context: ReconcileContext;
-  adapterFields?: Readonly<Record<string, unknown>>;
+  adapterFields?: ExternalStatusFields;
 }
 
 const MAX_DIFF_LINES = 10;
 const MAX_MESSAGE_LENGTH = 1024;
 const MIN_DRIFT_CHECK_INTERVAL_MS = 10_000;
-/**
- * How long a claim is remembered in memory at most. The memory only bridges the moment between our status write and
- * the cache showing it; a watch that lags this far is unhealthy (readiness fails) long before.
- */
-const CLAIM_MEMORY_MS = 10 * 60_000;
 
 /**
  * A {@link Reconciler} for resources that stand for one external object each. Per reconcile:
@@ -199,40 +211,40 @@ const CLAIM_MEMORY_MS = 10 * 60_000;
  * 3. On deletion under the finalizer: `Delete` deletes the external object only if this resource owns it; `Retain`
  *    leaves it.
  *
- * Status: each write carries the adapter's {@link ExternalAdapter.takeStatusFields} when it has any, so a kind's own
- * facts reach the apiserver in the same patch as the conditions. Errors: status is written first (`Synced=False`
- * with the error's reason or `ReconcileError`), then the error is rethrown so the loop backs off (or, for a
- * `TerminalError`, waits for a change, or, for a reason in `recheckedReasons`, looks again after the drift-check
- * interval). Ownership is also remembered in memory by UID until the cache shows it (at
- * most 10 minutes), so a stale cache read right after our own create or adoption never mistakes our object for a
- * foreign one. Construction does no work.
+ * Status, one path: the adapter returns the kind's own fields (from `observe`, `create`, `update`) and the
+ * reconciler writes them with `Synced`, `Ready` and `observedGeneration` in one patch; `observedGeneration` moves only
+ * in a patch after which every condition carries the new generation (status.ts's `statusChange`). The only other
+ * writes are write-ahead records of fields alone, before an external call: the `CreatePending` claim (with the
+ * adapter's {@link ExternalAdapter.intent}) and an intent before an update. Errors: status is written first
+ * (`Synced=False` with the error's reason or `ReconcileError`), then the error is rethrown so the loop backs off (or,
+ * for a `TerminalError`, waits for a change, or, for a reason in `recheckedReasons`, looks again after the
+ * drift-check interval).
+ *
+ * Read your own writes: the apiserver's reply to each status write is remembered by key until the cache shows that
+ * resourceVersion (or a newer one), and every reconcile, claim check and adapter call sees the object with it, so a
+ * stale cache read right after our own create or adoption never mistakes our object for a foreign one. The memory
+ * of a key goes when the cache catches up, when the object's UID changes and when the controller reports the object
+ * deleted ({@link ExternalResourceReconciler.forget}). Construction does no work.
  */
 export class ExternalResourceReconciler<T extends KubernetesObject, D, O> implements Reconciler<T> {
   readonly #deps: ExternalResourceDeps<T, D, O>;
   readonly #options: ExternalResourceOptions<T, D>;
-  /**
-   * uid → the claim this process last recorded, newer than any cached status, in the order recorded. An entry goes
-   * when the cache shows it, when cleanup finishes, or after {@link CLAIM_MEMORY_MS}.
-   */
-  readonly #claims = new Map<string, RememberedClaim>();
+  /** Request key → the status this process last wrote, while the cache does not show it yet. */
+  readonly #written = new Map<string, OwnWrite>();
 
   constructor(deps: ExternalResourceDeps<T, D, O>, options: ExternalResourceOptions<T, D>) {
     this.#deps = deps;
     this.#options = options;
   }
 
-  /** See {@link ExternalResourceReconciler}. */
-  async reconcile(object: T, context: ReconcileContext): Promise<Result> {
-    try {
-      return await this.#reconcile(object, context);
-    } finally {
-      // What the adapter saw but this reconcile did not write (it failed before a status write) is not kept.
-      this.#deps.adapter.takeStatusFields?.(object);
-    }
+  /** Forgets what this process remembers of `request`'s object; the controller calls it when the object is deleted. */
+  forget(request: Request): void {
+    this.#written.delete(requestKey(request));
   }
 
-  async #reconcile(object: T, context: ReconcileContext): Promise<Result> {
-    this.#forgetIfCached(object);
+  /** See {@link ExternalResourceReconciler}. */
+  async reconcile(cached: T, context: ReconcileContext): Promise<Result> {
+    const object = this.#withOwnWrites(cached);
     const attempt: Attempt<T> = { object, context };
     const paused = this.#annotation(object, 'paused') === 'true';
     const deleting = object.metadata?.deletionTimestamp != null;
@@ -244,7 +256,7 @@ export class ExternalResourceReconciler<T extends KubernetesObject, D, O> implem
     }
     if (!deleting && this.#deletionPolicy(object) === 'Retain') {
       const released = await this.#deps.finalizer.release(object);
-      return this.#apply({ object: released, context });
+      return this.#apply({ object: this.#withOwnWrites(released), context });
     }
     return this.#deps.finalizer.run(object, {
       apply: (current) => this.#apply({ object: current, context }),
@@ -290,29 +302,33 @@ export class ExternalResourceReconciler<T extends KubernetesObject, D, O> implem
       return this.#requeue(attempt);
     }
 
-    const context = this.#contextFor(attempt, externalName);
-    const observation = await this.#deps.adapter.observe(desired, context);
+    const adapter = this.#deps.adapter;
+    const observation = await adapter.observe(desired, this.#contextFor(attempt, externalName));
     const drift = this.#syncedAtThisGeneration(object);
 
     if (!observation.exists) {
+      const intent = adapter.intent?.(desired, undefined, this.#contextFor(attempt, externalName));
       if (claim === undefined || claim.ownership === 'CreatePending') {
-        await this.#recordClaim(attempt, { externalName, ownership: 'CreatePending' });
-        await this.#deps.adapter.create(desired, context);
+        await this.#writeAhead(attempt, { ...intent, externalName, ownership: 'CreatePending' });
+        this.#report(attempt, (await adapter.create(desired, this.#contextFor(attempt, externalName))).status);
         this.#event(attempt, ExternalEvents.created, 'Create', `created ${externalName}`);
       } else {
-        await this.#deps.adapter.create(desired, context);
+        await this.#writeAhead(attempt, intent);
+        this.#report(attempt, (await adapter.create(desired, this.#contextFor(attempt, externalName))).status);
         this.#event(attempt, ExternalEvents.driftCorrected, 'Create', `recreated ${externalName}, which was deleted outside this resource`);
       }
       claim = { externalName, ownership: 'Created' };
     } else if (claim !== undefined) {
+      this.#report(attempt, observation.status);
       if (claim.ownership === 'CreatePending') claim = { externalName, ownership: 'Created' }; // our create went through
       if (!observation.upToDate) {
-        await this.#deps.adapter.update(desired, observation.observed, context);
+        await this.#update(attempt, externalName, desired, observation.observed);
         if (drift) this.#event(attempt, ExternalEvents.driftCorrected, 'Update', `corrected changes made outside this resource: ${summarise(observation.diff)}`);
         else this.#event(attempt, ExternalEvents.updated, 'Update', `updated ${externalName}: ${summarise(observation.diff)}`);
       }
     } else if (this.#annotation(object, 'adopt') === 'true' || (this.#options.adoptExactMatch === true && observation.upToDate)) {
-      if (!observation.upToDate) await this.#deps.adapter.update(desired, observation.observed, context);
+      this.#report(attempt, observation.status);
+      if (!observation.upToDate) await this.#update(attempt, externalName, desired, observation.observed);
       claim = { externalName, ownership: 'Adopted' };
       this.#event(attempt, ExternalEvents.adopted, 'Adopt', `adopted the existing ${externalName}`);
     } else {
@@ -322,7 +338,6 @@ export class ExternalResourceReconciler<T extends KubernetesObject, D, O> implem
       return this.#requeue(attempt);
     }
 
-    this.#remember(object, claim);
     await this.#writeStatus(attempt, {
       conditions: [
         condition(ExternalConditions.synced, 'True', ExternalConditions.reconcileSuccess, ''),
@@ -339,7 +354,6 @@ export class ExternalResourceReconciler<T extends KubernetesObject, D, O> implem
     const policy = this.#deletionPolicy(object);
     if (policy === 'Retain' || claim === undefined) {
       attempt.context.log.info({ policy, externalName: claim?.externalName, owned: claim !== undefined }, 'releasing the resource; the external object is left alone');
-      this.#claims.delete(uidOf(object));
       return Result.done();
     }
     let desired: D | undefined;
@@ -355,7 +369,6 @@ export class ExternalResourceReconciler<T extends KubernetesObject, D, O> implem
       throw err;
     }
     this.#event(attempt, ExternalEvents.deleted, 'Delete', `deleted ${claim.externalName} (deletionPolicy Delete)`);
-    this.#claims.delete(uidOf(object));
     return Result.done();
   }
 
@@ -363,10 +376,7 @@ export class ExternalResourceReconciler<T extends KubernetesObject, D, O> implem
   async #cleanupPaused(attempt: Attempt<T>): Promise<Result> {
     const { object } = attempt;
     const claim = this.#claimOf(object);
-    if (this.#deletionPolicy(object) === 'Retain' || claim === undefined) {
-      this.#claims.delete(uidOf(object));
-      return Result.done();
-    }
+    if (this.#deletionPolicy(object) === 'Retain' || claim === undefined) return Result.done();
     const message = `deletion of ${claim.externalName} waits: reconciliation is paused by the annotation ${this.#options.annotationPrefix}/paused; remove it to delete`;
     await this.#writeStatus(attempt, { conditions: [condition(ExternalConditions.synced, 'False', ExternalConditions.paused, message)] });
     // Not a TerminalError: that would record a misleading CleanupFailed event. Removing the annotation wakes us anyway.
@@ -390,53 +400,58 @@ export class ExternalResourceReconciler<T extends KubernetesObject, D, O> implem
     }
   }
 
-  /** Writes the claim before an external create, so a crash between the two cannot orphan our own object. */
-  async #recordClaim(attempt: Attempt<T>, claim: Claim): Promise<void> {
-    this.#remember(attempt.object, claim);
-    await this.#writeStatus(attempt, { fields: { externalName: claim.externalName, ownership: claim.ownership } });
+  /** Runs the adapter's update after its write-ahead intent, and keeps the status fields it reports. */
+  async #update(attempt: Attempt<T>, externalName: string, desired: D, observed: O): Promise<void> {
+    await this.#writeAhead(attempt, this.#deps.adapter.intent?.(desired, observed, this.#contextFor(attempt, externalName)));
+    this.#report(attempt, (await this.#deps.adapter.update(desired, observed, this.#contextFor(attempt, externalName))).status);
   }
 
-  async #writeStatus(attempt: Attempt<T>, desired: DesiredStatus): Promise<void> {
-    const taken = this.#deps.adapter.takeStatusFields?.(attempt.object);
-    if (taken !== undefined) attempt.adapterFields = { ...attempt.adapterFields, ...taken };
-    const withAdapterFields: DesiredStatus =
-      attempt.adapterFields === undefined ? desired : { ...desired, fields: { ...attempt.adapterFields, ...desired.fields } };
-    const now = this.#now();
-    const change = statusChange(attempt.object, withAdapterFields, now);
-    if (change === undefined) return;
-    await this.#deps.status.patchStatus(attempt.object, withAdapterFields, now);
-    // Later writes in this reconcile compare against what we just wrote, not against the cached copy.
-    attempt.object = { ...attempt.object, status: { ...statusOf(attempt.object), ...change } };
-  }
-
-  /** Remembers `claim` for `object` (see {@link ExternalResourceReconciler.#claims}), forgetting expired entries. */
-  #remember(object: KubernetesObject, claim: Claim): void {
-    const uid = uidOf(object);
-    const now = this.#now().getTime();
-    this.#claims.delete(uid); // re-inserted last, so the map stays in recording order
-    this.#claims.set(uid, { claim, at: now });
-    for (const [oldest, entry] of this.#claims) {
-      if (now - entry.at < CLAIM_MEMORY_MS) break;
-      this.#claims.delete(oldest);
-    }
+  /** Keeps the kind's own status fields an adapter call reported, for every later write of this reconcile. */
+  #report(attempt: Attempt<T>, fields: ExternalStatusFields | undefined): void {
+    if (fields !== undefined) attempt.adapterFields = { ...attempt.adapterFields, ...fields };
   }
 
   /**
-   * Forgets the remembered claim of `cached` (an object as the controller's cache gives it) once its status shows
-   * that claim: the cache has caught up with our write, and a cache never goes back to an older version.
+   * Writes fields alone before an external call (the claim, the adapter's intent), so a crash between the two
+   * cannot lose the record; nothing when they are already there. Never moves `observedGeneration`.
    */
-  #forgetIfCached(cached: T): void {
-    const uid = uidOf(cached);
-    const remembered = this.#claims.get(uid)?.claim;
-    const status = statusOf(cached);
-    if (remembered === undefined) return;
-    if (remembered.externalName === status.externalName && remembered.ownership === status.ownership) this.#claims.delete(uid);
+  async #writeAhead(attempt: Attempt<T>, fields: ExternalStatusFields | undefined): Promise<void> {
+    if (fields === undefined) return;
+    this.#report(attempt, fields);
+    await this.#writeStatus(attempt, {});
   }
 
-  /** The claim of `object`: what this process recorded last, else its (possibly stale) status. */
+  /** One status patch with everything this reconcile knows: `desired` plus the adapter's fields; nothing when unchanged. */
+  async #writeStatus(attempt: Attempt<T>, desired: DesiredStatus): Promise<void> {
+    const full: DesiredStatus = attempt.adapterFields === undefined ? desired : { ...desired, fields: { ...attempt.adapterFields, ...desired.fields } };
+    const now = this.#now();
+    const change = statusChange(attempt.object, full, now);
+    if (change === undefined) return;
+    const reply = await this.#deps.status.patchStatus(attempt.object, full, now);
+    // Later writes in this reconcile, and later reconciles until the cache catches up, start from what we wrote:
+    // the apiserver's reply when the writer gives one, else the cached object with our change.
+    attempt.object = reply ?? { ...attempt.object, status: { ...statusOf(attempt.object), ...change } };
+    const status = statusOf(attempt.object) as Readonly<Record<string, unknown>>;
+    this.#written.set(objectKey(attempt.object), { uid: uidOf(attempt.object), resourceVersion: reply?.metadata?.resourceVersion, status, changed: change });
+  }
+
+  /**
+   * `cached` with this process's last status write over it while the cache does not show that write yet; forgets
+   * the write once it does (a cache never goes back), or when the UID differs (deleted and created again).
+   */
+  #withOwnWrites(cached: T): T {
+    const key = objectKey(cached);
+    const written = this.#written.get(key);
+    if (written === undefined) return cached;
+    if (written.uid !== uidOf(cached) || caughtUp(cached, written)) {
+      this.#written.delete(key);
+      return cached;
+    }
+    return { ...cached, status: written.status };
+  }
+
+  /** The claim of `object` (already seen through {@link #withOwnWrites}): its status's external name and ownership. */
   #claimOf(object: KubernetesObject): Claim | undefined {
-    const remembered = this.#claims.get(uidOf(object));
-    if (remembered !== undefined) return remembered.claim;
     const status = statusOf(object);
     if (status.externalName === undefined || status.ownership === undefined) return undefined;
     return { externalName: status.externalName, ownership: status.ownership };
@@ -448,7 +463,7 @@ export class ExternalResourceReconciler<T extends KubernetesObject, D, O> implem
 
   #winner(object: T, externalName: string): T {
     const uid = uidOf(object);
-    const claimants = [object, ...this.#deps.claims.claimants(externalName).filter((c) => uidOf(c) !== uid)];
+    const claimants = [object, ...this.#deps.claims.claimants(externalName).filter((c) => uidOf(c) !== uid).map((c) => this.#withOwnWrites(c))];
     return claimWinner(claimants, (c) => this.#claimOf(c)?.externalName === externalName) ?? object;
   }
 
@@ -504,6 +519,18 @@ function reasonOf(err: unknown): string {
   if (typeof err === 'object' && err !== null && 'reason' in err && typeof err.reason === 'string' && isReasonValue(err.reason)) return err.reason;
   return ExternalConditions.reconcileError;
 }
+
+/** Whether the cached object already shows `written`: by resourceVersion when both are numbers, else by content. */
+function caughtUp(cached: KubernetesObject, written: OwnWrite): boolean {
+  const cachedVersion = cached.metadata?.resourceVersion;
+  if (written.resourceVersion !== undefined && cachedVersion !== undefined && NUMERIC.test(written.resourceVersion) && NUMERIC.test(cachedVersion)) {
+    return BigInt(cachedVersion) >= BigInt(written.resourceVersion);
+  }
+  const status = statusOf(cached) as Readonly<Record<string, unknown>>;
+  return Object.entries(written.changed).every(([field, value]) => JSON.stringify(status[field]) === JSON.stringify(value));
+}
+
+const NUMERIC = /^[0-9]+$/;
 
 function statusOf(object: KubernetesObject): ExternalResourceStatus {
   const status = (object as { status?: unknown }).status;

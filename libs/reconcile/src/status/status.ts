@@ -42,12 +42,37 @@ interface StatusShape {
 }
 
 /**
- * Computes the next status of `object` from `desired` (conditions via {@link setCondition}, `observedGeneration`
- * from `metadata.generation`, plain fields) and, only when it differs from the object's current status (deeply;
- * conditions in any order), sends ONE merge patch with the changed top-level fields to the status subresource.
- * Resolves `true` when it wrote and `false` at steady state, when it sends nothing. `object` is usually the cached
- * copy the reconcile got; the comparison is against it, so after a stale read a reconcile may write a status the
- * server already has (harmless, and followed by a quiet reconcile). Rejects with the client's `KubeApiError`.
+ * Computes the next status of `object` from `desired` (conditions via {@link setCondition}, plain fields, and
+ * `observedGeneration` as {@link statusChange} rules) and, only when it differs from the object's current status
+ * (deeply; conditions in any order), sends ONE merge patch with the changed top-level fields to the status
+ * subresource. Resolves to the object as the apiserver returned it after the patch, or `undefined` at steady
+ * state, when it sends nothing. `object` is usually the cached copy the reconcile got; the comparison is against
+ * it, so after a stale read a reconcile may write a status the server already has (harmless, and followed by a
+ * quiet reconcile). Rejects with the client's `KubeApiError`.
+ */
+export async function writeStatusIfChanged<T extends KubernetesObject>(
+  client: Client,
+  type: ResourceType<T>,
+  object: T,
+  desired: DesiredStatus,
+  options: PatchStatusOptions = {},
+): Promise<T | undefined> {
+  const change = statusChange(object, desired, options.now ?? new Date());
+  if (change === undefined) return undefined;
+  const resourceVersion = object.metadata?.resourceVersion;
+  const body = {
+    ...(options.optimisticLock === true && resourceVersion !== undefined && { metadata: { resourceVersion } }),
+    status: change,
+  };
+  return client.patchStatus(type, requestFor(object), { type: 'merge', body }, {
+    ...(options.fieldManager !== undefined && { fieldManager: options.fieldManager }),
+    ...(options.signal !== undefined && { signal: options.signal }),
+  });
+}
+
+/**
+ * {@link writeStatusIfChanged} for callers that only need to know whether it wrote: resolves `true` when it sent
+ * the patch and `false` at steady state.
  */
 export async function patchStatusIfChanged<T extends KubernetesObject>(
   client: Client,
@@ -56,41 +81,38 @@ export async function patchStatusIfChanged<T extends KubernetesObject>(
   desired: DesiredStatus,
   options: PatchStatusOptions = {},
 ): Promise<boolean> {
-  const change = statusChange(object, desired, options.now ?? new Date());
-  if (change === undefined) return false;
-  const resourceVersion = object.metadata?.resourceVersion;
-  const body = {
-    ...(options.optimisticLock === true && resourceVersion !== undefined && { metadata: { resourceVersion } }),
-    status: change,
-  };
-  await client.patchStatus(type, requestFor(object), { type: 'merge', body }, {
-    ...(options.fieldManager !== undefined && { fieldManager: options.fieldManager }),
-    ...(options.signal !== undefined && { signal: options.signal }),
-  });
-  return true;
+  return (await writeStatusIfChanged(client, type, object, desired, options)) !== undefined;
 }
 
 /**
  * The top-level status fields that must change to bring `object`'s status to `desired`, or `undefined` when
  * none must. Pure; exported for reconcilers that batch status with other writes.
+ *
+ * The one rule of `observedGeneration` (ADR 0007): it moves to `metadata.generation` only in a write that names
+ * conditions and after which EVERY condition of the object carries that generation. So a watcher never sees
+ * `observedGeneration` at a generation while a condition still describes an older one, and tools that judge
+ * readiness from `observedGeneration` plus `Ready` (kstatus, `kubectl wait`) never call the object current
+ * early. A write of fields alone (a write-ahead record before an external call) never moves it; neither does a
+ * write that leaves one condition at an older generation (a failure that keeps `Ready` as it was).
  */
 export function statusChange(object: KubernetesObject, desired: DesiredStatus, now: Date): Record<string, unknown> | undefined {
   const current = statusOf(object);
   const generation = object.metadata?.generation;
   const change: Record<string, unknown> = {};
   for (const [field, value] of Object.entries(desired.fields ?? {})) {
-    if (field === 'conditions' || field === 'observedGeneration') throw new RangeError(`status field ${field} is managed by patchStatusIfChanged; use desired.conditions`);
+    if (field === 'conditions' || field === 'observedGeneration') throw new RangeError(`status field ${field} is managed by statusChange; use desired.conditions`);
     if (value === undefined) continue;
     if (value === null ? field in current : !deepEqual(current[field], value)) change[field] = value;
   }
-  if (generation !== undefined && current.observedGeneration !== generation) change['observedGeneration'] = generation;
+  let conditions = current.conditions ?? [];
   if (desired.conditions !== undefined) {
-    let conditions = current.conditions ?? [];
     for (const update of desired.conditions) {
       conditions = setCondition(conditions, { ...update, ...(update.observedGeneration === undefined && generation !== undefined && { observedGeneration: generation }) }, now);
     }
     if (!conditionsEqual(conditions, current.conditions)) change['conditions'] = conditions;
   }
+  const settled = generation !== undefined && desired.conditions !== undefined && conditions.every((c) => c.observedGeneration === generation);
+  if (settled && current.observedGeneration !== generation) change['observedGeneration'] = generation;
   return Object.keys(change).length === 0 ? undefined : change;
 }
 

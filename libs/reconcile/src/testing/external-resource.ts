@@ -1,9 +1,9 @@
 // Fakes of our own interfaces for external-resource unit tests: an in-memory external system (the adapter), a tiny
 // in-memory stand-in for the objects of one kind (status writes, finalizer, claims) and an event recorder.
-// Test-only; not exported from the package.
+// Test-only; exported as @domain-operators/reconcile/testing.
 import type { KubernetesObject, V1ObjectMeta } from '@kubernetes/client-node';
 import type { EventInput, Recorder } from '../observability/events.ts';
-import type { DeleteTarget, ExternalAdapter, ExternalContext, ExternalObservation } from '../external/external-adapter.ts';
+import type { DeleteTarget, ExternalAdapter, ExternalContext, ExternalCreation, ExternalObservation, ExternalStatusFields, ExternalUpdate } from '../external/external-adapter.ts';
 import type { ClaimIndex } from '../external/external-claims.ts';
 import { byExternalName } from '../external/external-claims.ts';
 import type { FinalizerHandlers } from '../controller/finalizer.ts';
@@ -51,10 +51,12 @@ export class InMemoryExternalSystem implements ExternalAdapter<KubernetesObject,
   readonly objects = new Map<string, Record<string, string>>();
   readonly calls: ExternalCall[] = [];
   readonly #failures = new Map<Op, Error>();
-  /** When true, `observe` and `create` offer `{ keys: <number of config keys seen> }` as status fields. */
+  /** When true, `observe` and `create` report `{ keys: <number of config keys seen> }` as status fields. */
   offerStatusFields = false;
-  /** uid → fields offered and not yet taken. */
-  readonly offered = new Map<string, Record<string, unknown>>();
+  /** When true, `intent` asks for `{ intended: <the desired config keys, sorted> }` to be written ahead of a create or update. */
+  recordIntent = false;
+  /** The `context.object` each create and update saw, in call order (to check what the adapter could read). */
+  readonly seen: KubernetesObject[] = [];
 
   /** Every later call of `op` throws `error` until {@link heal}. */
   fail(op: Op, error: Error): void {
@@ -82,11 +84,10 @@ export class InMemoryExternalSystem implements ExternalAdapter<KubernetesObject,
     this.objects.delete(name);
   }
 
-  observe(desired: FakeSpec, context: ExternalContext<KubernetesObject>): Promise<ExternalObservation<FakeObserved>> {
+  observe(desired: FakeSpec, _context: ExternalContext<KubernetesObject>): Promise<ExternalObservation<FakeObserved>> {
     this.#enter('observe', desired.name);
     const config = this.objects.get(desired.name);
     if (config === undefined) return Promise.resolve({ exists: false });
-    this.#offer(context, Object.keys(config).length);
     const diff: string[] = [];
     for (const key of new Set([...Object.keys(desired.config), ...Object.keys(config)])) {
       const want = desired.config[key];
@@ -94,32 +95,30 @@ export class InMemoryExternalSystem implements ExternalAdapter<KubernetesObject,
       if (want === have) continue;
       diff.push(key === 'password' ? 'password: differs' : `${key}: want ${want ?? '(unset)'}, have ${have ?? '(unset)'}`);
     }
-    return Promise.resolve({ exists: true, upToDate: diff.length === 0, diff, observed: { config: { ...config } } });
+    return Promise.resolve({ exists: true, upToDate: diff.length === 0, diff, observed: { config: { ...config } }, ...this.#offer(Object.keys(config).length) });
   }
 
-  create(desired: FakeSpec, context: ExternalContext<KubernetesObject>): Promise<void> {
+  create(desired: FakeSpec, context: ExternalContext<KubernetesObject>): Promise<ExternalCreation> {
     this.#enter('create', desired.name);
+    this.seen.push(context.object);
     if (this.objects.has(desired.name)) throw new FakeBackendError(`${desired.name} already exists`, 'AlreadyExistsInBackend');
     this.objects.set(desired.name, { ...desired.config });
-    this.#offer(context, Object.keys(desired.config).length);
-    return Promise.resolve();
+    return Promise.resolve(this.#offer(Object.keys(desired.config).length));
   }
 
-  takeStatusFields(object: KubernetesObject): Readonly<Record<string, unknown>> | undefined {
-    const uid = object.metadata?.uid ?? '';
-    const fields = this.offered.get(uid);
-    this.offered.delete(uid);
-    return fields;
+  intent(desired: FakeSpec): ExternalStatusFields | undefined {
+    return this.recordIntent ? { intended: Object.keys(desired.config).sort() } : undefined;
   }
 
-  #offer(context: ExternalContext<KubernetesObject>, keys: number): void {
-    if (this.offerStatusFields) this.offered.set(context.object.metadata?.uid ?? '', { keys });
+  #offer(keys: number): { readonly status?: ExternalStatusFields } {
+    return this.offerStatusFields ? { status: { keys } } : {};
   }
 
-  update(desired: FakeSpec, _observed: FakeObserved, _context: ExternalContext<KubernetesObject>): Promise<void> {
+  update(desired: FakeSpec, _observed: FakeObserved, context: ExternalContext<KubernetesObject>): Promise<ExternalUpdate> {
     this.#enter('update', desired.name);
+    this.seen.push(context.object);
     this.objects.set(desired.name, { ...desired.config });
-    return Promise.resolve();
+    return Promise.resolve({});
   }
 
   delete(target: DeleteTarget<FakeSpec>, _context: ExternalContext<KubernetesObject>): Promise<void> {
@@ -185,13 +184,13 @@ export class FakeObjects<T extends KubernetesObject> {
   }
 
   readonly statusWriter: StatusWriter<T> = {
-    patchStatus: (object: T, desired: DesiredStatus, now: Date): Promise<void> => {
+    patchStatus: (object: T, desired: DesiredStatus, now: Date): Promise<T | undefined> => {
       const change = statusChange(object, desired, now);
-      if (change === undefined) return Promise.resolve();
+      if (change === undefined) return Promise.resolve(undefined);
       const stored = this.current(uidOf(object));
       this.statusWrites++;
       this.put({ ...stored, status: { ...(stored as { status?: object }).status, ...change } });
-      return Promise.resolve();
+      return Promise.resolve(this.current(uidOf(object)));
     },
   };
 

@@ -1,0 +1,95 @@
+import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
+import type { ResourceType } from '@domain-operators/reconcile';
+import { HttpWatchTransport } from '@domain-operators/reconcile';
+
+/** One version of an object as a watch delivered it: what kstatus and `kubectl wait` would have judged. */
+export interface WatchedVersion {
+  readonly name: string;
+  readonly namespace: string | undefined;
+  readonly resourceVersion: string | undefined;
+  readonly generation: number | undefined;
+  readonly observedGeneration: number | undefined;
+  readonly conditions: readonly { readonly type: string; readonly status: string; readonly observedGeneration?: number }[];
+}
+
+/** A running watch of one kind; {@link StatusWatch.stop} ends it and returns every version it saw, in order. */
+export interface StatusWatch {
+  stop(): Promise<readonly WatchedVersion[]>;
+}
+
+/**
+ * Starts recording every version of the objects of `type` (in `namespace`, or cluster-wide for a cluster-scoped
+ * kind) that the apiserver sends: the current ones from a list, then each ADDED or MODIFIED event of a watch from
+ * that list's resourceVersion, resumed from the last one seen when the server ends a watch. Resolves once the list
+ * is read, so every later change is seen. For e2e tests of what status shows during a change.
+ */
+export async function watchStatuses(kubeConfig: KubeConfig, type: ResourceType, namespace?: string): Promise<StatusWatch> {
+  const transport = new HttpWatchTransport({ kubeConfig }, { resource: type, ...(namespace !== undefined && { namespace }) });
+  const abort = new AbortController();
+  const versions: WatchedVersion[] = [];
+  const page = await transport.list({ limit: 500, signal: abort.signal });
+  for (const item of page.items) versions.push(versionOf(item));
+  let resourceVersion = page.resourceVersion;
+  const run = (async (): Promise<void> => {
+    while (!abort.signal.aborted) {
+      try {
+        const events = transport.watch({ resourceVersion, timeoutSeconds: 60, allowWatchBookmarks: true, signal: abort.signal, onActivity: () => undefined });
+        for await (const event of events) {
+          if (event.type === 'BOOKMARK') {
+            resourceVersion = event.resourceVersion;
+            continue;
+          }
+          resourceVersion = event.object.metadata?.resourceVersion ?? resourceVersion;
+          if (event.type !== 'DELETED') versions.push(versionOf(event.object));
+        }
+      } catch (err) {
+        if (stopped(abort.signal)) return;
+        throw err;
+      }
+    }
+  })();
+  return {
+    stop: async () => {
+      abort.abort(new Error('status watch stopped'));
+      await run;
+      return versions;
+    },
+  };
+}
+
+/**
+ * Every version in which `status.observedGeneration` claims more than a condition does: observedGeneration set
+ * while a condition carries an older `observedGeneration` (or none). Such a version tells kstatus that the object
+ * is current at a generation whose conditions were not written yet. One human line each; empty when none. Pure.
+ */
+export function generationLies(versions: readonly WatchedVersion[]): string[] {
+  const lies: string[] = [];
+  for (const v of versions) {
+    if (v.observedGeneration === undefined) continue;
+    for (const c of v.conditions) {
+      if (c.observedGeneration === undefined || c.observedGeneration < v.observedGeneration) {
+        const where = v.namespace === undefined ? v.name : `${v.namespace}/${v.name}`;
+        lies.push(`${where} at resourceVersion ${v.resourceVersion ?? '?'}: observedGeneration ${v.observedGeneration} but ${c.type}=${c.status} describes generation ${c.observedGeneration ?? '(none)'}`);
+      }
+    }
+  }
+  return lies;
+}
+
+/** Read through a call, so the compiler does not narrow `aborted` across the awaits of the loop. */
+function stopped(signal: AbortSignal): boolean {
+  return signal.aborted;
+}
+
+function versionOf(object: KubernetesObject): WatchedVersion {
+  const status = (object as { status?: { observedGeneration?: unknown; conditions?: unknown } }).status;
+  const conditions = Array.isArray(status?.conditions) ? (status.conditions as WatchedVersion['conditions']) : [];
+  return {
+    name: object.metadata?.name ?? '',
+    namespace: object.metadata?.namespace,
+    resourceVersion: object.metadata?.resourceVersion,
+    generation: object.metadata?.generation,
+    observedGeneration: typeof status?.observedGeneration === 'number' ? status.observedGeneration : undefined,
+    conditions: conditions.map((c) => ({ type: c.type, status: c.status, ...(c.observedGeneration !== undefined && { observedGeneration: c.observedGeneration }) })),
+  };
+}
