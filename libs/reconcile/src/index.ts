@@ -28,6 +28,8 @@ export {
 export { and, annotationsChanged, generationChanged, labelsChanged, not, or } from './controller/predicate.ts';
 export type { ChangeEvent, Predicate } from './controller/predicate.ts';
 export { controllerRefOf, enqueueControllerOwner, groupOf, isControlledBy } from './controller/handler.ts';
+export { RECONCILE_TRIGGERS } from './core/reconcile-trigger.ts';
+export type { ReconcileTrigger } from './core/reconcile-trigger.ts';
 export type { MapFunc } from './controller/handler.ts';
 export { apiVersionOf } from './client/resource-type.ts';
 export type { GroupVersionKind } from './client/resource-type.ts';
@@ -75,7 +77,7 @@ export type { ControllerMetrics, ReconcileOutcome } from './observability/contro
 export { SharedInformers } from './cache/informer.ts';
 export type { Informer, InformerRequest, SharedInformersOptions } from './cache/informer.ts';
 export { Controller, ControllerBuilder } from './controller/controller.ts';
-export type { ControllerOptions, InformerSource } from './controller/controller.ts';
+export type { ControllerOptions, InformerSource, WatchOptions } from './controller/controller.ts';
 export { RuntimeMetrics } from './observability/metrics.ts';
 export {
   conditionsEqual,

@@ -287,6 +287,68 @@ describe('Controller', () => {
     await t.running;
   });
 
+  it('tells each reconcile why it ran: the object, an owned or related object, a requeue, a drift check, a retry', async () => {
+    const triggers: (string | undefined)[] = [];
+    const script: (() => Promise<Result>)[] = [
+      () => Promise.resolve(Result.requeueAfter(100)),
+      () => Promise.resolve(Result.checkDriftAfter(100)),
+      () => Promise.reject(new Error('backend down')),
+    ];
+    const t = setup(
+      (_object, n, ctx) => {
+        triggers.push(ctx.trigger);
+        return script[n - 1]?.() ?? Promise.resolve(Result.done());
+      },
+      (b) => b.owns(parts).watches(secrets, () => [{ namespace: 'ns', name: 'owner' }]),
+    );
+    t.informers.sync('widgets');
+    t.informers.sync('parts');
+    t.informers.sync('secrets');
+    t.informers.put('widgets', widget('owner'));
+    await t.clock.advance(1);
+    await t.clock.advance(100);
+    await t.clock.advance(100);
+    await t.clock.advance(10);
+    t.informers.put('parts', {
+      metadata: { name: 'p', namespace: 'ns', resourceVersion: '1', ownerReferences: [{ apiVersion: 'example.io/v1', kind: 'Widget', name: 'owner', uid: 'uid-owner', controller: true }] },
+    });
+    await t.clock.advance(1);
+    t.informers.put('secrets', { metadata: { name: 'creds', namespace: 'ns', resourceVersion: '1' } });
+    await t.clock.advance(1);
+
+    expect(triggers).toEqual(['ObjectChanged', 'Requeue', 'DriftCheck', 'RetryAfterError', 'OwnedObjectChanged', 'RelatedObjectChanged']);
+    t.stop.abort();
+    await t.running;
+  });
+
+  it('lets the reconciler forget an object the cache reports deleted', async () => {
+    const clock = new VirtualClock();
+    const informers = new FakeInformers();
+    const forgotten: string[] = [];
+    const reconciler = {
+      reconcile: () => Promise.resolve(Result.done()),
+      forget: (request: { readonly namespace?: string | undefined; readonly name: string }) => {
+        forgotten.push(`${request.namespace ?? ''}/${request.name}`);
+      },
+    };
+    const ignoreDeletes = (event: { readonly type: string }): boolean => event.type !== 'delete';
+    const controller = new ControllerBuilder({ informers }, 'w').for(widgets, ignoreDeletes).withOptions({ clock }).complete(reconciler);
+    const stop = new AbortController();
+    const running = controller.start(stop.signal);
+    informers.sync('widgets');
+    informers.put('widgets', widget('a'));
+    await clock.advance(1);
+    expect(forgotten).toEqual([]);
+
+    // Even a predicate that ignores deletes does not stop the forgetting.
+    informers.remove('widgets', widget('a'));
+    await clock.advance(1);
+
+    expect(forgotten).toEqual(['ns/a']);
+    stop.abort();
+    await running;
+  });
+
   it('fails to start when the cache does not sync in time', async () => {
     const clock = new VirtualClock();
     const informers = new FakeInformers();

@@ -17,6 +17,7 @@ import type { Reconciler } from './reconciler.ts';
 import { objectKey, requestFor, requestKey } from '../core/request.ts';
 import type { ResourceType } from '../client/resource-type.ts';
 import type { StoreChange } from '../cache/store.ts';
+import { TriggerLedger } from './trigger.ts';
 
 /** Where a controller gets its shared informers; `SharedInformers` is one. */
 export interface InformerSource {
@@ -44,6 +45,13 @@ interface Watch {
   readonly map: MapFunc;
   readonly predicates: readonly Predicate[];
   readonly request: InformerRequest<KubernetesObject>;
+  readonly trigger: 'OwnedObjectChanged' | 'RelatedObjectChanged';
+}
+
+/** How a watched kind is watched: predicates every change must pass, and the informer's scope and indexers. */
+export interface WatchOptions<W extends KubernetesObject> {
+  readonly predicates?: readonly Predicate<W>[];
+  readonly request?: InformerRequest<W>;
 }
 
 /**
@@ -70,24 +78,33 @@ export class ControllerBuilder<T extends KubernetesObject = KubernetesObject> {
     return self;
   }
 
-  /** A kind this controller creates: a change enqueues the controlling owner of the primary kind. */
-  owns(type: ResourceType, ...predicates: Predicate[]): this {
+  /**
+   * A kind this controller creates. Exactly {@link ControllerBuilder.watches} with the map
+   * `enqueueControllerOwner(<the primary kind>)` (a change enqueues the object's controlling owner of the primary
+   * kind) and the same options; its reconciles are logged as `OwnedObjectChanged`.
+   */
+  owns<W extends KubernetesObject>(type: ResourceType<W>, options: WatchOptions<W> = {}): this {
     // The owner kind is known only once `for` was called, which may come later: resolve it at event time.
     const map: MapFunc = (object) => (this.#primary === undefined ? [] : enqueueControllerOwner(this.#primary.type)(object));
-    this.#watches.push({ type, map, predicates, request: {} });
-    return this;
+    return this.#watch(type, map, options, 'OwnedObjectChanged');
   }
 
   /**
    * Another kind whose changes should wake reconciles: `map` turns a changed object into requests (for example
-   * a Secret into every resource referencing it, through an index registered with `request.indexers`).
+   * a Secret into every resource referencing it, through an index registered with `options.request.indexers`);
+   * its reconciles are logged as `RelatedObjectChanged`.
    */
-  watches<W extends KubernetesObject>(type: ResourceType<W>, map: MapFunc<W>, options: { predicates?: readonly Predicate<W>[]; request?: InformerRequest<W> } = {}): this {
+  watches<W extends KubernetesObject>(type: ResourceType<W>, map: MapFunc<W>, options: WatchOptions<W> = {}): this {
+    return this.#watch(type, map, options, 'RelatedObjectChanged');
+  }
+
+  #watch<W extends KubernetesObject>(type: ResourceType<W>, map: MapFunc<W>, options: WatchOptions<W>, trigger: Watch['trigger']): this {
     this.#watches.push({
       type,
       map: map as MapFunc,
       predicates: (options.predicates ?? []) as readonly Predicate[],
       request: (options.request ?? {}) as InformerRequest<KubernetesObject>,
+      trigger,
     });
     return this;
   }
@@ -112,12 +129,16 @@ export class ControllerBuilder<T extends KubernetesObject = KubernetesObject> {
       ...(options.rateLimiter && { rateLimiter: options.rateLimiter }),
       ...(options.queueMetrics && { metrics: options.queueMetrics }),
     });
+    const triggers = new TriggerLedger();
     const primary = this.#informers.informerFor(this.#primary.type, primaryRequest);
     const primaryPredicates = this.#primary.predicates;
     primary.onChange((change) => {
       if (change.type === 'Deleted') reconciler.forget?.(requestFor(change.object));
       const event = toEvent(change);
-      if (primaryPredicates.every((p) => p(event))) queue.add(objectKey(change.object));
+      if (!primaryPredicates.every((p) => p(event))) return;
+      const key = objectKey(change.object);
+      triggers.noteEvent(key, 'ObjectChanged');
+      queue.add(key);
     });
     const informers: Informer[] = [primary];
     for (const watch of this.#watches) {
@@ -126,11 +147,17 @@ export class ControllerBuilder<T extends KubernetesObject = KubernetesObject> {
         const event = toEvent(change);
         if (!watch.predicates.every((p) => p(event))) return;
         const objects = change.type === 'Modified' ? [change.object, change.oldObject] : [change.object];
-        for (const object of objects) for (const request of watch.map(object)) queue.add(requestKey(request));
+        for (const object of objects) {
+          for (const request of watch.map(object)) {
+            const key = requestKey(request);
+            triggers.noteEvent(key, watch.trigger);
+            queue.add(key);
+          }
+        }
       });
       informers.push(informer);
     }
-    return new Controller<T>({ name: this.#name, queue, store: primary.store, primary, informers, reconciler, clock }, options);
+    return new Controller<T>({ name: this.#name, queue, store: primary.store, primary, informers, reconciler, clock, triggers }, options);
   }
 }
 
@@ -142,6 +169,7 @@ interface ControllerDeps<T extends KubernetesObject> {
   readonly informers: readonly Informer[];
   readonly reconciler: Reconciler<T>;
   readonly clock: Clock;
+  readonly triggers: TriggerLedger;
 }
 
 /**
@@ -202,6 +230,7 @@ export class Controller<T extends KubernetesObject = KubernetesObject> {
       queue,
       store: this.#deps.store,
       reconciler: this.#deps.reconciler,
+      triggers: this.#deps.triggers,
       clock,
       logger,
       metrics,

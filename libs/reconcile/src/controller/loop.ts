@@ -10,6 +10,7 @@ import { parseRequestKey } from '../core/request.ts';
 import type { Result } from '../core/result.ts';
 import type { Store } from '../cache/store.ts';
 import type { ReconcileContext, Reconciler } from './reconciler.ts';
+import type { TriggerLedger } from './trigger.ts';
 
 /** Everything the private worker loop needs. */
 export interface LoopDeps<T extends KubernetesObject> {
@@ -17,6 +18,8 @@ export interface LoopDeps<T extends KubernetesObject> {
   readonly queue: WorkQueue;
   readonly store: Store<T>;
   readonly reconciler: Reconciler<T>;
+  /** Why each queued key runs; the loop takes the reason and notes the requeues and retries it schedules. */
+  readonly triggers: TriggerLedger;
   readonly clock: Clock;
   readonly logger: Logger;
   readonly metrics: ControllerMetrics;
@@ -48,19 +51,22 @@ export async function runWorker<T extends KubernetesObject>(deps: LoopDeps<T>): 
 }
 
 async function processKey<T extends KubernetesObject>(deps: LoopDeps<T>, key: string): Promise<void> {
+  const trigger = deps.triggers.take(key);
   const object = deps.store.get(key);
   if (object === undefined) {
     // Deleted since it was queued: nothing to converge. Finalizers keep objects that need cleanup in the store.
     deps.queue.forget(key);
+    deps.triggers.forget(key);
     deps.reconciler.forget?.(parseRequestKey(key));
     return;
   }
   const reconcileId = randomUUID();
   const request = parseRequestKey(key);
   // deps.logger is already bound to the controller's name (Controller.start).
-  const log = deps.logger.child({ ...(request.namespace !== undefined && { namespace: request.namespace }), name: request.name, reconcileId });
+  const log = deps.logger.child({ ...(request.namespace !== undefined && { namespace: request.namespace }), name: request.name, reconcileId, trigger });
+  deps.metrics.countTrigger(deps.name, trigger);
   const started = deps.clock.now();
-  const { outcome, result, error } = await reconcileOnce(deps, object, { request, reconcileId, log });
+  const { outcome, result, error } = await reconcileOnce(deps, object, { request, reconcileId, log, trigger });
   const seconds = (deps.clock.now() - started) / 1000;
   deps.metrics.observeReconcile(deps.name, outcome, seconds);
   const durationMs = Math.round(seconds * 1000);
@@ -72,6 +78,7 @@ async function processKey<T extends KubernetesObject>(deps: LoopDeps<T>, key: st
     case 'requeue_after': {
       const delayMs = result?.kind === 'requeueAfter' ? result.delayMs : 0;
       deps.queue.forget(key);
+      deps.triggers.noteScheduled(key, result?.kind === 'requeueAfter' && result.driftCheck === true ? 'DriftCheck' : 'Requeue');
       deps.queue.addAfter(key, delayMs);
       log.debug({ durationMs, requeueAfterMs: delayMs }, 'reconciled; requeue scheduled');
       break;
@@ -83,6 +90,7 @@ async function processKey<T extends KubernetesObject>(deps: LoopDeps<T>, key: st
     case 'error':
     case 'panic':
     case 'timeout':
+      deps.triggers.noteScheduled(key, 'RetryAfterError');
       deps.queue.addRateLimited(key);
       log.warn({ durationMs, outcome, retries: deps.queue.numRequeues(key), ...errorFields(error) }, 'reconcile failed; retrying with backoff');
       break;

@@ -1,6 +1,7 @@
 import type { KubernetesObject } from '@kubernetes/client-node';
 import type { Logger } from '../core/logger.ts';
 import type { Request } from '../core/request.ts';
+import type { ReconcileTrigger } from '../core/reconcile-trigger.ts';
 import type { Result } from '../core/result.ts';
 
 /** What a reconcile gets besides the object. */
@@ -12,6 +13,11 @@ export interface ReconcileContext {
   readonly log: Logger;
   /** Aborted when the reconcile times out or the controller stops; pass it to every call that can wait. */
   readonly signal: AbortSignal;
+  /**
+   * Why this reconcile runs (also on every log line of it). For logs and debugging only: a reconciler must not
+   * branch on it (level-triggered: it converges the object whatever woke it). Absent outside a controller.
+   */
+  readonly trigger?: ReconcileTrigger;
 }
 
 /**

@@ -4,7 +4,7 @@
  */
 export type Result =
   | { readonly kind: 'done' }
-  | { readonly kind: 'requeueAfter'; readonly delayMs: number };
+  | { readonly kind: 'requeueAfter'; readonly delayMs: number; readonly driftCheck?: true };
 
 /** Named constructors for {@link Result}. */
 export const Result = {
@@ -19,6 +19,14 @@ export const Result = {
   requeueAfter(delayMs: number): Result {
     if (!Number.isFinite(delayMs) || delayMs < 0) throw new RangeError(`requeueAfter needs a delay ≥ 0 ms, got ${delayMs}`);
     return { kind: 'requeueAfter', delayMs };
+  },
+  /**
+   * {@link Result.requeueAfter} for a periodic drift check of an object that is as desired: the same to the loop,
+   * but the reconcile it schedules is logged and counted as a `DriftCheck` rather than a `Requeue`.
+   */
+  checkDriftAfter(delayMs: number): Result {
+    if (!Number.isFinite(delayMs) || delayMs < 0) throw new RangeError(`checkDriftAfter needs a delay ≥ 0 ms, got ${delayMs}`);
+    return { kind: 'requeueAfter', delayMs, driftCheck: true };
   },
 } as const;
 

@@ -127,7 +127,7 @@ describe('ExternalResourceReconciler: create and steady state', () => {
     const t = setup();
     const uid = t.add(widget('orders'));
 
-    await expect(t.reconcile(uid)).resolves.toEqual(Result.requeueAfter(TEN_MINUTES));
+    await expect(t.reconcile(uid)).resolves.toEqual(Result.checkDriftAfter(TEN_MINUTES));
 
     expect(t.system.objects.get('orders')).toEqual({ partitions: '3' });
     expect(t.system.writes()).toEqual([{ op: 'create', name: 'orders' }]);
@@ -145,7 +145,7 @@ describe('ExternalResourceReconciler: create and steady state', () => {
     t.system.calls.length = 0;
     t.recorder.events.length = 0;
 
-    await expect(t.reconcile(uid)).resolves.toEqual(Result.requeueAfter(TEN_MINUTES));
+    await expect(t.reconcile(uid)).resolves.toEqual(Result.checkDriftAfter(TEN_MINUTES));
 
     expect(t.system.calls).toEqual([{ op: 'observe', name: 'orders' }]);
     expect(t.objects.statusWrites).toBe(writes);
@@ -221,7 +221,7 @@ describe('ExternalResourceReconciler: ownership and adoption', () => {
     t.system.createByHand('orders', { partitions: '12' });
     const uid = t.add(widget('orders'));
 
-    await expect(t.reconcile(uid)).resolves.toEqual(Result.requeueAfter(TEN_MINUTES));
+    await expect(t.reconcile(uid)).resolves.toEqual(Result.checkDriftAfter(TEN_MINUTES));
 
     expect(t.system.writes()).toEqual([]);
     expect(t.system.objects.get('orders')).toEqual({ partitions: '12' });
@@ -378,7 +378,7 @@ describe('ExternalResourceReconciler: pause', () => {
     t.objects.edit(deleting, withAnnotation('paused', 'true'));
     for (const uid of [deleting, retaining]) t.objects.delete(uid);
 
-    await expect(t.reconcile(deleting)).resolves.toEqual(Result.requeueAfter(TEN_MINUTES));
+    await expect(t.reconcile(deleting)).resolves.toEqual(Result.checkDriftAfter(TEN_MINUTES));
     await t.reconcile(retaining);
 
     expect(t.system.calls).toEqual([]);
@@ -507,7 +507,7 @@ describe('ExternalResourceReconciler: drift', () => {
     await t.reconcile(uid);
     t.system.editByHand('orders', { partitions: '1', 'cleanup.policy': 'compact' });
 
-    await expect(t.reconcile(uid)).resolves.toEqual(Result.requeueAfter(TEN_MINUTES));
+    await expect(t.reconcile(uid)).resolves.toEqual(Result.checkDriftAfter(TEN_MINUTES));
 
     expect(t.system.objects.get('orders')).toEqual({ partitions: '3' });
     const drift = t.recorder.events.at(-1);
@@ -547,17 +547,17 @@ describe('ExternalResourceReconciler: drift', () => {
     const t = setup({ driftCheckIntervalMs: 120_000 });
     const uid = t.add(widget('orders'));
     t.random.value = 0;
-    await expect(t.reconcile(uid)).resolves.toEqual(Result.requeueAfter(108_000));
+    await expect(t.reconcile(uid)).resolves.toEqual(Result.checkDriftAfter(108_000));
     t.random.value = 0.999_999;
-    await expect(t.reconcile(uid)).resolves.toEqual(Result.requeueAfter(132_000));
+    await expect(t.reconcile(uid)).resolves.toEqual(Result.checkDriftAfter(132_000));
 
     t.random.value = 0.5;
     t.objects.edit(uid, withAnnotation('drift-check-interval', '5m'));
-    await expect(t.reconcile(uid)).resolves.toEqual(Result.requeueAfter(300_000));
+    await expect(t.reconcile(uid)).resolves.toEqual(Result.checkDriftAfter(300_000));
     t.objects.edit(uid, withAnnotation('drift-check-interval', '1s'));
-    await expect(t.reconcile(uid)).resolves.toEqual(Result.requeueAfter(10_000));
+    await expect(t.reconcile(uid)).resolves.toEqual(Result.checkDriftAfter(10_000));
     t.objects.edit(uid, withAnnotation('drift-check-interval', 'soon'));
-    await expect(t.reconcile(uid)).resolves.toEqual(Result.requeueAfter(120_000));
+    await expect(t.reconcile(uid)).resolves.toEqual(Result.checkDriftAfter(120_000));
   });
 });
 
@@ -720,7 +720,7 @@ describe('ExternalResourceReconciler: errors', () => {
     const refused = t.add(widget('orders', { tenant: 'team-b' }));
     const invalid = t.add(widget('bad', { topic: 'a/b' }));
 
-    await expect(t.reconcile(refused)).resolves.toEqual(Result.requeueAfter(TEN_MINUTES));
+    await expect(t.reconcile(refused)).resolves.toEqual(Result.checkDriftAfter(TEN_MINUTES));
     expect(t.condition(refused, 'Synced')).toMatchObject({ status: 'False', reason: 'TenancyViolation' });
     expect(t.condition(refused, 'Ready')).toMatchObject({ status: 'False', reason: 'TenancyViolation' });
     // A reason not listed still waits for a change.
@@ -729,7 +729,7 @@ describe('ExternalResourceReconciler: errors', () => {
 
     // Once the world (here: the spec) allows it, the next look creates the object.
     t.objects.edit(refused, (w) => ({ ...w, spec: { ...w.spec, tenant: 'team-a' } }));
-    await expect(t.reconcile(refused)).resolves.toEqual(Result.requeueAfter(TEN_MINUTES));
+    await expect(t.reconcile(refused)).resolves.toEqual(Result.checkDriftAfter(TEN_MINUTES));
     expect(t.condition(refused, 'Ready')).toMatchObject({ status: 'True' });
   });
 

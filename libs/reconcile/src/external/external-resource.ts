@@ -485,7 +485,7 @@ export class ExternalResourceReconciler<T extends KubernetesObject, D, O> implem
       if (parsed === undefined) attempt.context.log.warn({ value: annotated }, 'ignoring an invalid drift-check-interval annotation');
       else interval = Math.max(parsed, this.#options.minDriftCheckIntervalMs ?? MIN_DRIFT_CHECK_INTERVAL_MS);
     }
-    return Result.requeueAfter(jittered(interval, this.#deps.random ?? Math.random, this.#options.driftJitter ?? DEFAULT_DRIFT_JITTER));
+    return Result.checkDriftAfter(jittered(interval, this.#deps.random ?? Math.random, this.#options.driftJitter ?? DEFAULT_DRIFT_JITTER));
   }
 
   #contextFor(attempt: Attempt<T>, externalName: string): ExternalContext<T> {

@@ -1,3 +1,4 @@
+import type { ReconcileTrigger } from '../core/reconcile-trigger.ts';
 /** How a reconcile ended, as the `result` label of `controller_runtime_reconcile_total`. */
 export type ReconcileOutcome = 'success' | 'requeue_after' | 'error' | 'terminal_error' | 'panic' | 'timeout';
 
@@ -10,6 +11,8 @@ export interface ControllerMetrics {
   setMaxConcurrentReconciles(controller: string, workers: number): void;
   addActiveWorkers(controller: string, delta: number): void;
   observeReconcile(controller: string, outcome: ReconcileOutcome, seconds: number): void;
+  /** Counts one reconcile by why it ran (a debug aid, as kube-rs's reconcile reason; no per-object labels). */
+  countTrigger(controller: string, trigger: ReconcileTrigger): void;
 }
 
 /** Drops every measurement (the default). */
@@ -17,4 +20,5 @@ export const noopControllerMetrics: ControllerMetrics = {
   setMaxConcurrentReconciles: () => undefined,
   addActiveWorkers: () => undefined,
   observeReconcile: () => undefined,
+  countTrigger: () => undefined,
 };

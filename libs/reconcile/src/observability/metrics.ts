@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { RECONCILE_TRIGGERS } from '../core/reconcile-trigger.ts';
 import type { ControllerMetrics, ReconcileOutcome } from './controller-metrics.ts';
 import type { UnfinishedWork, WorkQueueMetrics, WorkQueueMetricsProvider } from './queue-metrics.ts';
 
@@ -33,7 +34,8 @@ type QueueLabel = 'name' | 'controller';
  * Exposed: `controller_runtime_reconcile_total{controller,result}`, `controller_runtime_reconcile_errors_total`,
  * `controller_runtime_terminal_reconcile_errors_total`, `controller_runtime_reconcile_panics_total`,
  * `controller_runtime_reconcile_time_seconds`, `controller_runtime_max_concurrent_reconciles`,
- * `controller_runtime_active_workers` (all `{controller}`); `workqueue_depth`, `workqueue_adds_total`,
+ * `controller_runtime_active_workers` (all `{controller}`); `domain_operators_reconcile_triggers_total{controller,trigger}`
+ * (why reconciles ran: `ReconcileTrigger`); `workqueue_depth`, `workqueue_adds_total`,
  * `workqueue_queue_duration_seconds`, `workqueue_work_duration_seconds`, `workqueue_unfinished_work_seconds`,
  * `workqueue_longest_running_processor_seconds`, `workqueue_retries_total` (all `{name,controller}`, both the
  * queue's name); `leader_election_master_status{name}`; and prom-client's Node process metrics.
@@ -115,6 +117,12 @@ function controllerMetrics(registers: Registry[]): ControllerMetrics {
     labelNames: ['controller'],
     registers,
   });
+  const triggers = new Counter<ControllerLabel | 'trigger'>({
+    name: 'domain_operators_reconcile_triggers_total',
+    help: 'Reconciles per controller by why they ran (object changed, owned or related object changed, requeue, drift check, retry)',
+    labelNames: ['controller', 'trigger'],
+    registers,
+  });
   const activeWorkers = new Gauge<ControllerLabel>({
     name: 'controller_runtime_active_workers',
     help: 'Number of currently used workers per controller',
@@ -129,7 +137,11 @@ function controllerMetrics(registers: Registry[]): ControllerMetrics {
       for (const result of RESULTS) total.inc({ controller, result }, 0);
       for (const counter of [errors, terminalErrors, panics]) counter.inc({ controller }, 0);
       activeWorkers.inc({ controller }, 0);
+      for (const trigger of RECONCILE_TRIGGERS) triggers.inc({ controller, trigger }, 0);
       workerCount.set({ controller }, workers);
+    },
+    countTrigger(controller, trigger) {
+      triggers.inc({ controller, trigger });
     },
     addActiveWorkers(controller, delta) {
       activeWorkers.inc({ controller }, delta);
