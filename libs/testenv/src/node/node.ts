@@ -1,14 +1,16 @@
 import { mkdir, readFile, readlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ComponentContext } from '../component.ts';
-import { ensureBinaries } from '../control-plane/build.ts';
+import { binaryPaths, ensureBinaries } from '../control-plane/build.ts';
 import { apiserverUrl } from '../control-plane/kube-apiserver.ts';
 import { renderKubeconfig } from '../control-plane/kubeconfig.ts';
 import { controlPlaneLayout } from '../control-plane/layout.ts';
 import { pkiFiles } from '../control-plane/pki.ts';
 import { answers200 } from '../control-plane/probe.ts';
 import type { ApiserverInfo, NodeInfo } from '../env-file.ts';
-import { ensureNodeAddonBinaries } from '../node-build/addon-binaries.ts';
+import { ensureNodeAddonBinaries, nodeAddonPaths } from '../node-build/addon-binaries.ts';
+import { readNodeAddonVersions } from '../node-build/addon-versions.ts';
+import { readPinnedVersions } from '../control-plane/versions.ts';
 import type { NodeAddonBinaries } from '../node-build/addon-binaries.ts';
 import { isAlive, runningPid, startDaemon, stopDaemon, waitUntil } from '../process.ts';
 import { CLUSTER_DNS_IP, CLUSTER_DOMAIN, NODE_IP, NODE_NAME, NODE_PORTS, POD_CIDR, SERVICE_CIDR } from './addresses.ts';
@@ -31,7 +33,17 @@ import { sweepNode } from './sweep.ts';
 /** Debian's CNI plugins (`containernetworking-plugins`). */
 const CNI_BIN_DIR = '/usr/lib/cni';
 
-/** The executables of the node's binaries, for the sweep's process search (any clone's, any run's). */
+/**
+ * Where the node's executables are (or would be) in the cache, without building anything: `down` and `leftovers`
+ * must never start a build, and a process of ours is found by its path whether or not the file is still there.
+ */
+async function knownExecutables(ctx: ComponentContext): Promise<string[]> {
+  const kube = binaryPaths(ctx.paths.cacheDir, await readPinnedVersions(controlPlaneLayout(ctx.paths).goModuleDir));
+  const addons = nodeAddonPaths(ctx.paths.cacheDir, await readNodeAddonVersions(join(ctx.paths.testenvDir, 'go', 'node')));
+  return [kube.kubelet, kube.kubeProxy, addons.containerd, addons.containerdShim];
+}
+
+/** The executables of the node's binaries, built when missing, for starting the node. */
 async function nodeExecutables(ctx: ComponentContext): Promise<{ addons: NodeAddonBinaries; kubelet: string; kubeProxy: string; all: string[] }> {
   const kube = await ensureBinaries(ctx, controlPlaneLayout(ctx.paths));
   const addons = await ensureNodeAddonBinaries(ctx);
@@ -165,15 +177,14 @@ export const nodeComponent = {
    */
   async down(ctx: ComponentContext, options: { readonly network: boolean }): Promise<void> {
     const host = nodeHostLayout();
-    const executables = await nodeExecutables(ctx);
+    const executables = await knownExecutables(ctx);
     for (const pidFile of [host.pidFiles.kubelet, host.pidFiles.kubeProxy]) await stopDaemon(pidFile, 5_000);
-    await sweepNode({ run: runHostCommand, log: (line) => { ctx.progress(`sweep: ${line}`); } }, host, { executables: executables.all, network: options.network });
+    await sweepNode({ run: runHostCommand, log: (line) => { ctx.progress(`sweep: ${line}`); } }, host, { executables, network: options.network });
   },
 
   /** What of the node is still on the host (see `findLeftovers`); empty after a `down` with the same `network`. */
   async leftovers(ctx: ComponentContext, options: { readonly network: boolean }): Promise<string[]> {
-    const executables = await nodeExecutables(ctx);
-    return findLeftovers(runHostCommand, nodeHostLayout(), { executables: executables.all, network: options.network });
+    return findLeftovers(runHostCommand, nodeHostLayout(), { executables: await knownExecutables(ctx), network: options.network });
   },
 
   /** True when containerd, the kubelet and kube-proxy run and answer, and the Node is Ready. */
