@@ -22,6 +22,30 @@ describe('replicationConditions', () => {
   });
 });
 
+describe('replicationConditions while a change is rolled out or scaled down', () => {
+  it('is not Ready while members run an older Pod template or members above spec.replicas remain', () => {
+    expect(replicationConditions({ conditions: [readyTrue] }, { members: 3, desired: 3, problems: [], outdated: ['cache-1', 'cache-2'] })[0]).toEqual({
+      type: 'Ready',
+      status: 'False',
+      reason: 'RolloutInProgress',
+      message: '2 of 3 members do not run the current Pod template yet: cache-1, cache-2',
+    });
+    expect(replicationConditions({ conditions: [readyTrue] }, { members: 2, desired: 2, problems: [], surplus: ['cache-2', 'cache-3'] })[0]).toEqual({
+      type: 'Ready',
+      status: 'False',
+      reason: 'ScalingDown',
+      message: 'cache-2, cache-3 above spec.replicas (2) still exist',
+    });
+    expect(replicationConditions({ conditions: [readyTrue] }, { members: 3, desired: 3, problems: [], outdated: [], surplus: [] })).toEqual([readyTrue]);
+  });
+
+  it('keeps a more specific reason: the topology\'s own, missing members, refused config', () => {
+    expect(replicationConditions({ conditions: [primaryDown] }, { members: 3, desired: 3, problems: [], outdated: ['cache-0'] })[0]).toEqual(primaryDown);
+    expect(replicationConditions({ conditions: [readyTrue] }, { members: 2, desired: 3, problems: [], outdated: ['cache-0'] })[0]).toMatchObject({ reason: 'MembersPending' });
+    expect(replicationConditions({ conditions: [readyTrue] }, { members: 3, desired: 3, problems: ['bad value'], surplus: ['cache-3'] })[0]).toMatchObject({ reason: 'InvalidConfig' });
+  });
+});
+
 describe('replicationConditions with a refused member', () => {
   const refusal = { reason: 'QuotaExceeded', pods: ['cache-2'], message: 'pods "cache-2" is forbidden: exceeded quota: q, requested: requests.cpu=100m' } as const;
 

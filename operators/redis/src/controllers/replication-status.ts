@@ -9,7 +9,13 @@ import type { MemberRefusal } from './member-refusal.ts';
 /** `Ready` reasons this module sets over the topology's (the refusal reasons are in `member-refusal.ts`). */
 export const REPLICATION_REASONS = {
   invalidConfig: 'InvalidConfig',
+  /** `auth.secretRef` names a Secret or key that does not exist. */
+  authSecretNotFound: 'AuthSecretNotFound',
   membersPending: 'MembersPending',
+  /** Members still run an older Pod template: a change of image, resources or static config is not applied yet. */
+  rolloutInProgress: 'RolloutInProgress',
+  /** Members above `spec.replicas` still exist: a scale-down is not applied yet. */
+  scalingDown: 'ScalingDown',
 } as const;
 
 /** Longest condition message taken from the apiserver (as the external-resource reconciler cuts its messages). */
@@ -24,13 +30,20 @@ export interface ReplicationFacts {
   readonly problems: readonly string[];
   /** Missing members whose creation the apiserver refused (see `memberRefusal`). */
   readonly refusal?: MemberRefusal;
+  /** Members within `spec.replicas` not on the StatefulSet's update revision yet (see `outdatedMembers`); default none. */
+  readonly outdated?: readonly string[];
+  /** Member Pods above `spec.replicas` that still exist; default none. */
+  readonly surplus?: readonly string[];
 }
 
 /**
  * The decision's conditions, with `Ready` made False when Redis refused live config (`InvalidConfig`), when the
  * apiserver refused to create missing members (`QuotaExceeded` or `MemberCreateFailed`, with its message: this wins
  * over the topology's own `Ready` reason, since it is why the topology is short; `Degraded` and
- * `FailoverInProgress` still tell the topology), or when members are still missing (`MembersPending`). Pure.
+ * `FailoverInProgress` still tell the topology), when members are still missing (`MembersPending`), when members
+ * still run an older Pod template (`RolloutInProgress`) or when members above `spec.replicas` still exist
+ * (`ScalingDown`). So `Ready=True` at a generation means that generation is applied on every member: `Ready=True`
+ * with `observedGeneration` at a new generation is never written while its members do not have it yet. Pure.
  */
 export function replicationConditions(decision: Pick<TopologyDecision, 'conditions'>, facts: ReplicationFacts): ConditionUpdate[] {
   const conditions: ConditionUpdate[] = decision.conditions.map((c) => ({ type: c.type, status: c.status, reason: c.reason, message: c.message }));
@@ -42,9 +55,13 @@ export function replicationConditions(decision: Pick<TopologyDecision, 'conditio
     else conditions[i] = update;
   };
   const short = facts.members < facts.desired;
+  const outdated = facts.outdated ?? [];
+  const surplus = facts.surplus ?? [];
   if (facts.problems.length > 0) notReady(REPLICATION_REASONS.invalidConfig, facts.problems.join('; '));
   else if (short && facts.refusal !== undefined) notReady(facts.refusal.reason, refusalMessage(facts.refusal, facts));
   else if (ready && short) notReady(REPLICATION_REASONS.membersPending, `${facts.members} of ${facts.desired} members exist`);
+  else if (ready && outdated.length > 0) notReady(REPLICATION_REASONS.rolloutInProgress, `${outdated.length} of ${facts.desired} members do not run the current Pod template yet: ${outdated.join(', ')}`);
+  else if (ready && surplus.length > 0) notReady(REPLICATION_REASONS.scalingDown, `${surplus.join(', ')} above spec.replicas (${facts.desired}) still exist`);
   return conditions;
 }
 

@@ -1,7 +1,7 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import type { MemberPod } from './members.ts';
-import { rolloutPlan } from './rollout.ts';
+import { outdatedMembers, rolloutPlan } from './rollout.ts';
 
 function member(ordinal: number, revision: string): MemberPod {
   const name = `c-${ordinal}`;
@@ -30,5 +30,15 @@ describe('rolloutPlan', () => {
     expect(rolloutPlan({ updateRevision: 'new', members: [member(0, 'old')], primary: 'c-0', converged: true })).toEqual({ partition: 0 });
     expect(rolloutPlan({ updateRevision: 'new', members: [member(0, 'new'), member(1, 'old')], primary: 'c-0', converged: true })).toEqual({ partition: 0 });
     expect(rolloutPlan({ updateRevision: 'new', members, primary: undefined, converged: true })).toEqual({ partition: 0 });
+  });
+});
+
+describe('outdatedMembers', () => {
+  it('names the members not on the update revision, and every member while the revision is unknown', () => {
+    const members = [member(0, 'new'), member(1, 'old'), member(2, 'new')];
+    expect(outdatedMembers('new', members)).toEqual(['c-1']);
+    expect(outdatedMembers('old', members)).toEqual(['c-0', 'c-2']);
+    expect(outdatedMembers(undefined, members)).toEqual(['c-0', 'c-1', 'c-2']);
+    expect(outdatedMembers('new', [])).toEqual([]);
   });
 });

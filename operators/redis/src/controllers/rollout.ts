@@ -53,3 +53,12 @@ export function rolloutPlan(input: RolloutInput): RolloutPlan {
   if (!above.every((m) => isCurrent(m, input.updateRevision))) return { partition };
   return { partition, switchoverTo: above.map((m) => m.name) };
 }
+
+/**
+ * The members (by Pod name, in the order given) that do not run the StatefulSet's update revision yet: all of them
+ * while `updateRevision` is unknown (the StatefulSet controller has not taken the desired template). A spec change
+ * that reaches the Pod template is applied only once this is empty. Pure.
+ */
+export function outdatedMembers(updateRevision: string | undefined, members: readonly MemberPod[]): string[] {
+  return members.filter((m) => !isCurrent(m, updateRevision)).map((m) => m.name);
+}
