@@ -3,8 +3,8 @@
  * user's password, status.
  */
 import type { V1ConfigMap, V1Pod, V1PodDisruptionBudget, V1Secret, V1Service, V1StatefulSet } from '@kubernetes/client-node';
-import { isTerminalError, objectKey, patchStatusIfChanged, Result, rfc3339, TerminalError } from '@domain-operators/reconcile';
-import type { Client, Clock, ConditionUpdate, ReconcileContext, Reconciler, Recorder, Store } from '@domain-operators/reconcile';
+import { isTerminalError, objectKey, patchStatusIfChanged, requestFor, requestKey, Result, rfc3339, TerminalError } from '@domain-operators/reconcile';
+import type { Client, Clock, ConditionUpdate, ReconcileContext, Reconciler, Recorder, Request, Store } from '@domain-operators/reconcile';
 import { MANAGED_CONFIG_KEYS, redisReplications } from '../api/v1alpha1/index.ts';
 import type { RedisReplication, RedisUser } from '../api/v1alpha1/index.ts';
 import type { BootstrapUsers, Credentials } from '../redis/bootstrap.ts';
@@ -40,8 +40,8 @@ import { incarnationOf, memberPods, PODS_BY_REPLICATION } from './members.ts';
 import { addressesOf, observeMembers } from './observe.ts';
 import type { ObservedMember } from './observe.ts';
 import { PodLabeler } from './pod-labeler.ts';
-import { replicationConditions, requeueDelayMs } from './replication-status.ts';
-import { rolloutPlan } from './rollout.ts';
+import { REPLICATION_REASONS, replicationConditions, requeueDelayMs } from './replication-status.ts';
+import { outdatedMembers, rolloutPlan } from './rollout.ts';
 import type { RequeueOptions } from './replication-status.ts';
 
 /** The caches the reconciler reads (all may be stale). */
@@ -94,13 +94,24 @@ function failoverSettings(rr: RedisReplication): FailoverSettings {
  * default user's password on member incarnations that lack them, and writes the status when it changed. A scale-down
  * that would remove the primary, and a rollout that reached the primary, first switch the primary role over (the
  * StatefulSet's partition keeps the primary out of rollouts, see `rollout.ts`). Topology memory is kept per object
- * (seeded from `status.primary` after an operator restart). Safe with one worker per key.
+ * (seeded from `status.primary` after an operator restart) and per UID: {@link forget}, or an object of the same name
+ * with another UID, drops it. Safe with one worker per key.
+ *
+ * Status and generations: a reconcile that observed the members writes all three conditions (`Ready`, `Degraded`,
+ * `FailoverInProgress`) at the current generation, so `observedGeneration` follows; `Ready=True` then means the
+ * generation is applied on every member (live config set, every member on the current Pod template, none missing or
+ * left over; see `replicationConditions`). A spec the operator refuses before it looks at the members
+ * (`InvalidConfig` for a managed key, `AuthSecretNotFound`) writes `Ready=False` alone: the topology conditions
+ * still describe the generation they were computed at, so `observedGeneration` stays behind on purpose (the
+ * generation is not applied, and nothing about the members at it is known).
  */
 export class RedisReplicationReconciler implements Reconciler<RedisReplication> {
   readonly #deps: RedisReplicationReconcilerDeps;
   readonly #options: RedisReplicationReconcilerOptions;
   readonly #memory = new Map<string, TopologyMemory>();
   readonly #applied = new AppliedMemory();
+  /** The UID whose memory each key holds. */
+  readonly #owners = new Map<string, string>();
 
   /** Stores its dependencies; does no I/O. */
   constructor(deps: RedisReplicationReconcilerDeps, options: RedisReplicationReconcilerOptions = {}) {
@@ -108,24 +119,36 @@ export class RedisReplicationReconciler implements Reconciler<RedisReplication> 
     this.#options = options;
   }
 
+  /**
+   * Drops the topology memory (primary, `unreachableSince`, a failover in progress) and the applied-state memory of
+   * `request`'s RedisReplication. Called by the controller when the object is deleted; cheap, never throws.
+   */
+  forget(request: Request): void {
+    const key = requestKey(request);
+    this.#memory.delete(key);
+    this.#applied.forget(key);
+    this.#owners.delete(key);
+  }
+
   async reconcile(rr: RedisReplication, ctx: ReconcileContext): Promise<Result> {
     const key = objectKey(rr);
     if (rr.metadata.deletionTimestamp !== undefined) {
       // Owned objects go with the garbage collector; only our memory needs forgetting.
-      this.#memory.delete(key);
-      this.#applied.forget(key);
+      this.forget(requestFor(rr));
       return Result.done();
     }
+    this.#claimMemory(key, rr.metadata.uid ?? '');
     const managed = Object.keys(rr.spec.config ?? {}).filter((k) => (MANAGED_CONFIG_KEYS as readonly string[]).includes(k.toLowerCase()));
     if (managed.length > 0) {
-      await this.#writeStatus(rr, [condition(CONDITION_TYPES.ready, false, 'InvalidConfig', `the operator manages ${managed.join(', ')}: remove them from spec.config`)], {});
+      // Ready alone, so observedGeneration stays behind: this generation is refused, not applied (see the class).
+      await this.#writeStatus(rr, [condition(CONDITION_TYPES.ready, false, REPLICATION_REASONS.invalidConfig, `the operator manages ${managed.join(', ')}: remove them from spec.config`)], {});
       return Result.done();
     }
     const users = await this.#bootstrapUsers(rr, ctx.signal);
     const defaultPassword = await this.#defaultPassword(rr, ctx.signal);
     if (defaultPassword === undefined) {
       const ref = rr.spec.auth?.secretRef;
-      await this.#writeStatus(rr, [condition(CONDITION_TYPES.ready, false, 'AuthSecretNotFound', `Secret ${ref?.name ?? ''} has no key ${ref?.key ?? 'password'}`)], {});
+      await this.#writeStatus(rr, [condition(CONDITION_TYPES.ready, false, REPLICATION_REASONS.authSecretNotFound, `Secret ${ref?.name ?? ''} has no key ${ref?.key ?? 'password'}`)], {});
       return Result.done(); // the Secret watch wakes us
     }
     const confInput = { config: rr.spec.config, persistent: rr.spec.storage !== undefined, users: { ...users, defaultPassword } };
@@ -170,7 +193,9 @@ export class RedisReplicationReconciler implements Reconciler<RedisReplication> 
 
     const liveProblems = await this.#applyLiveState(rr, inRange, defaultPassword, client);
     const refusal = this.#memberRefusal(rr, desired);
-    const conditions = replicationConditions(decision, { members: inRange.length, desired, problems: liveProblems, ...(refusal !== undefined && { refusal }) });
+    const outdated = outdatedMembers(updateRevision, inRange.map((m) => m.member));
+    const surplus = observed.filter((m) => m.ordinal >= desired).map((m) => m.pod);
+    const conditions = replicationConditions(decision, { members: inRange.length, desired, problems: liveProblems, outdated, surplus, ...(refusal !== undefined && { refusal }) });
     const lastFailoverTime = decision.failoverStarted ? rfc3339(this.#deps.now?.() ?? new Date()) : rr.status?.lastFailoverTime;
     await this.#writeStatus(rr, conditions, {
       primary: decision.primary ?? decision.memory.primary ?? null,
@@ -186,7 +211,8 @@ export class RedisReplicationReconciler implements Reconciler<RedisReplication> 
       decision.memory.failover === undefined &&
       counts.members === desired &&
       counts.observed === desired &&
-      conditions.some((c) => c.type === CONDITION_TYPES.ready && c.status === 'True');
+      // The topology's own Ready: the status' Ready stays False while the rollout this enables is pending.
+      decision.conditions.some((c) => c.type === CONDITION_TYPES.ready && c.status === 'True');
     const rollout = rolloutPlan({ updateRevision, members: inRange.map((m) => m.member), primary: decision.primary, converged });
     if (rollout.switchoverTo !== undefined) {
       await this.#rolloutSwitchover(rr, decision.primary ?? '', inRange, rollout.switchoverTo, { client, labeler, now });
@@ -335,6 +361,14 @@ export class RedisReplicationReconciler implements Reconciler<RedisReplication> 
       }
     }
     return problems;
+  }
+
+  /** Starts afresh when the memory under `key` belongs to another object (deleted and created again under its name). */
+  #claimMemory(key: string, uid: string): void {
+    if (this.#owners.get(key) === uid) return;
+    this.#memory.delete(key);
+    this.#applied.forget(key);
+    this.#owners.set(key, uid);
   }
 
   #recordEvents(rr: RedisReplication, decision: TopologyDecision): void {
