@@ -4,8 +4,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { V1Pod, V1Secret } from '@kubernetes/client-node';
-import { isTerminalError, objectKey, patchStatusIfChanged, Result, withFinalizer } from '@domain-operators/reconcile';
-import type { Client, ConditionUpdate, ReconcileContext, Reconciler, Recorder, Store } from '@domain-operators/reconcile';
+import { isTerminalError, objectKey, patchStatusIfChanged, requestKey, Result, withFinalizer } from '@domain-operators/reconcile';
+import type { Client, ConditionUpdate, ReconcileContext, Reconciler, Recorder, Request, Store } from '@domain-operators/reconcile';
 import { GROUP, redisUsers } from '../api/v1alpha1/index.ts';
 import type { RedisReplication, RedisUser } from '../api/v1alpha1/index.ts';
 import { aclSetUserArgs, usernameProblem, validateAclRules } from '../redis/acl.ts';
@@ -58,11 +58,18 @@ type Outcome = { readonly ready: true; readonly applied: number } | { readonly r
  * have this exact user yet (so a rotation, a rule change and a restarted or new Pod each cause one write per member).
  * Deletion runs `ACL DELUSER` on every member behind a finalizer; `default` cannot be deleted and is handed back
  * to the RedisReplication, which restores full access with its auth password.
+ *
+ * Status: `Ready` is the kind's one condition and every write sets it at the current generation, so
+ * `observedGeneration` follows each write; `Ready=True` is written only once this generation's user (rules and
+ * password) is on every member. What was applied is remembered per object and UID: {@link forget}, or an object of
+ * the same name with another UID, drops it.
  */
 export class RedisUserReconciler implements Reconciler<RedisUser> {
   readonly #deps: RedisUserReconcilerDeps;
   readonly #options: RedisUserReconcilerOptions;
   readonly #applied = new AppliedMemory();
+  /** The UID whose memory each key holds. */
+  readonly #owners = new Map<string, string>();
 
   /** Stores its dependencies; does no I/O. */
   constructor(deps: RedisUserReconcilerDeps, options: RedisUserReconcilerOptions = {}) {
@@ -70,7 +77,15 @@ export class RedisUserReconciler implements Reconciler<RedisUser> {
     this.#options = options;
   }
 
+  /** Drops what this reconciler remembers of `request`'s RedisUser (the members it was applied on). Cheap, never throws. */
+  forget(request: Request): void {
+    const key = requestKey(request);
+    this.#applied.forget(key);
+    this.#owners.delete(key);
+  }
+
   reconcile(user: RedisUser, ctx: ReconcileContext): Promise<Result> {
+    this.#claimMemory(objectKey(user), user.metadata.uid ?? '');
     return withFinalizer(
       user,
       { finalizer: USER_FINALIZER, apply: (u) => this.#apply(u, ctx), cleanup: (u) => this.#cleanup(u) },
@@ -140,6 +155,16 @@ export class RedisUserReconciler implements Reconciler<RedisUser> {
     if (pods.length === 0) return { ready: false, reason: 'MembersPending', message: `RedisReplication ${target.replication.metadata.name ?? ''} has no members yet`, retryMs: pending };
     if (waiting.length > 0) return { ready: false, reason: 'MembersPending', message: `applied on ${applied} of ${pods.length} member(s); ${waiting.join('; ')}`, retryMs: pending };
     return { ready: true, applied };
+  }
+
+  /**
+   * Starts afresh when the memory under `key` belongs to another object: a RedisUser deleted (its user removed with
+   * ACL DELUSER) and created again under its name must be applied again, even with the same rules and password.
+   */
+  #claimMemory(key: string, uid: string): void {
+    if (this.#owners.get(key) === uid) return;
+    this.#applied.forget(key);
+    this.#owners.set(key, uid);
   }
 
   #target(user: RedisUser): { kind: 'found'; replication: RedisReplication; operator: Credentials } | { kind: 'missing'; reason: string; message: string } {
