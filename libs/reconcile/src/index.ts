@@ -3,6 +3,9 @@
  * This file is the package's whole public API.
  */
 export { ConfigError, parseManagerOptions } from './manager/manager-options.ts';
+export { loadKubeConfig } from './manager/kubeconfig.ts';
+export { runOperator, startOperator } from './manager/run-operator.ts';
+export type { OperatorDefinition, OperatorProcess, OperatorRuntime, WiredOperator } from './manager/run-operator.ts';
 export type { LeaderElectionOptions, ManagerOptions, ManagerOptionsDefaults } from './manager/manager-options.ts';
 export { LOG_LEVELS } from './core/logger.ts';
 export type { LogLevel } from './core/logger.ts';
