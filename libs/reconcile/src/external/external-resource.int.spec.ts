@@ -1,77 +1,21 @@
 // The external-resource reconciler wired to the real runtime pieces (withFinalizer, patchStatusIfChanged, a Store
 // index for claims, the Event recorder) against the real apiserver. The external system is the in-memory one: what is
 // under test here is the Kubernetes side (finalizer, status subresource, schema round trip), not a backend.
-import type { KubernetesObject } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeletionPolicy } from '../crd/crd.ts';
-import { isAlreadyExists, isNotFound } from '../core/errors.ts';
+import { isNotFound } from '../core/errors.ts';
 import { clientEventSink, EventRecorder } from '../observability/events.ts';
 import { byExternalName, storeClaimIndex } from './external-claims.ts';
-import type { ExternalResourceStatus } from './external-resource.ts';
 import { ExternalResourceReconciler, finalizerRunner, statusWriterFor } from './external-resource.ts';
 import type { FakeObserved, FakeSpec } from '../testing/external-resource.ts';
 import { InMemoryExternalSystem } from '../testing/external-resource.ts';
 import { silentLogger } from '../core/logger.ts';
-import { coreTypes, resourceType } from '../client/resource-type.ts';
 import { Result } from '../core/result.ts';
 import { StoreWriter } from '../cache/store.ts';
-import { deleteNamespace, eventually, freshNamespace, liveCluster } from '../testing/control-plane.ts';
-import type { LiveCluster } from '../testing/control-plane.ts';
+import { deleteNamespace, eventually, freshNamespace, gadgetType, installGadgetCrd, liveCluster } from '../testing/control-plane.ts';
+import type { Gadget, LiveCluster } from '../testing/control-plane.ts';
 
 const GROUP = 'test.domain-operators.io';
-
-interface Gadget extends KubernetesObject {
-  spec: { topic: string; config: Record<string, string>; deletionPolicy?: DeletionPolicy };
-  status?: ExternalResourceStatus;
-}
-
-const gadgetType = resourceType<Gadget>({ group: GROUP, version: 'v1', kind: 'Gadget', plural: 'gadgets', namespaced: true });
-
-async function installGadgetCrd(cluster: LiveCluster): Promise<void> {
-  const crd = {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: `gadgets.${GROUP}` },
-    spec: {
-      group: GROUP,
-      scope: 'Namespaced',
-      names: { plural: 'gadgets', singular: 'gadget', kind: 'Gadget', listKind: 'GadgetList' },
-      versions: [
-        {
-          name: 'v1',
-          served: true,
-          storage: true,
-          subresources: { status: {} },
-          schema: {
-            openAPIV3Schema: {
-              type: 'object',
-              properties: {
-                spec: {
-                  type: 'object',
-                  properties: {
-                    topic: { type: 'string' },
-                    config: { type: 'object', additionalProperties: { type: 'string' } },
-                    deletionPolicy: { type: 'string', enum: ['Retain', 'Delete'], default: 'Retain' },
-                  },
-                },
-                status: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
-              },
-            },
-          },
-        },
-      ],
-    },
-  };
-  try {
-    await cluster.client.create(coreTypes.customResourceDefinition, crd);
-  } catch (err) {
-    if (!isAlreadyExists(err)) throw err;
-  }
-  await eventually(async () => {
-    await cluster.client.list(gadgetType, { namespace: 'default', limit: 1 });
-    return true;
-  }, 30_000);
-}
 
 describe('ExternalResourceReconciler against the real apiserver', () => {
   let cluster: LiveCluster;
@@ -120,7 +64,7 @@ describe('ExternalResourceReconciler against the real apiserver', () => {
     });
 
     await cluster.client.create(gadgetType, gadget('first', 'Delete'));
-    await expect(reconcile('first')).resolves.toEqual(Result.requeueAfter(600_000));
+    await expect(reconcile('first')).resolves.toEqual(Result.checkDriftAfter(600_000));
     const first = await get('first');
     expect(first.metadata?.finalizers).toEqual([`${GROUP}/external`]);
     expect(first.status).toMatchObject({ externalName: 'orders', ownership: 'Created', observedGeneration: 1 });

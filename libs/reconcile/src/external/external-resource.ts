@@ -237,6 +237,11 @@ export class ExternalResourceReconciler<T extends KubernetesObject, D, O> implem
     this.#options = options;
   }
 
+  /** How many objects' own status writes this process remembers right now (for tests and debugging). */
+  get remembered(): number {
+    return this.#written.size;
+  }
+
   /** Forgets what this process remembers of `request`'s object; the controller calls it when the object is deleted. */
   forget(request: Request): void {
     this.#written.delete(requestKey(request));

@@ -8,6 +8,8 @@ import { coreTypes, resourceType } from '../client/resource-type.ts';
 import type { ResourceType } from '../client/resource-type.ts';
 import type { Condition } from '../core/conditions.ts';
 import { HttpsRestTransport } from '../client/rest.ts';
+import type { DeletionPolicy } from '../crd/crd.ts';
+import type { ExternalResourceStatus } from '../external/external-resource.ts';
 
 /** A live connection to the testenv apiserver as its admin. */
 export interface LiveCluster {
@@ -171,3 +173,60 @@ export async function installGaugeCrd(cluster: LiveCluster): Promise<void> {
   }, 30_000);
 }
 
+const GADGET_GROUP = 'test.domain-operators.io';
+
+/** A Gadget custom resource: one external object per resource, for the external-resource reconciler's tests. */
+export interface Gadget extends KubernetesObject {
+  spec: { topic: string; config: Record<string, string>; deletionPolicy?: DeletionPolicy };
+  status?: ExternalResourceStatus;
+}
+
+/** The Gadget test CRD: `gadgets.test.domain-operators.io`, namespaced, status subresource. */
+export const gadgetType: ResourceType<Gadget> = resourceType<Gadget>({ group: GADGET_GROUP, version: 'v1', kind: 'Gadget', plural: 'gadgets', namespaced: true });
+
+/** Installs the Gadget CRD (idempotent) and waits until it is served. */
+export async function installGadgetCrd(cluster: LiveCluster): Promise<void> {
+  const crd = {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `gadgets.${GADGET_GROUP}` },
+    spec: {
+      group: GADGET_GROUP,
+      scope: 'Namespaced',
+      names: { plural: 'gadgets', singular: 'gadget', kind: 'Gadget', listKind: 'GadgetList' },
+      versions: [
+        {
+          name: 'v1',
+          served: true,
+          storage: true,
+          subresources: { status: {} },
+          schema: {
+            openAPIV3Schema: {
+              type: 'object',
+              properties: {
+                spec: {
+                  type: 'object',
+                  properties: {
+                    topic: { type: 'string' },
+                    config: { type: 'object', additionalProperties: { type: 'string' } },
+                    deletionPolicy: { type: 'string', enum: ['Retain', 'Delete'], default: 'Retain' },
+                  },
+                },
+                status: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+              },
+            },
+          },
+        },
+      ],
+    },
+  };
+  try {
+    await cluster.client.create(coreTypes.customResourceDefinition, crd);
+  } catch (err) {
+    if (!isAlreadyExists(err)) throw err;
+  }
+  await eventually(async () => {
+    await cluster.client.list(gadgetType, { namespace: 'default', limit: 1 });
+    return true;
+  }, 30_000);
+}
