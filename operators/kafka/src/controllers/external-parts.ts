@@ -1,5 +1,5 @@
 import type { KubernetesObject } from '@kubernetes/client-node';
-import { finalizerRunner, patchStatusIfChanged } from '@domain-operators/reconcile';
+import { finalizerRunner, writeStatusIfChanged } from '@domain-operators/reconcile';
 import type { ClaimIndex, Client, ExternalAdapter, ExternalResourceDeps, Recorder, ResourceType, Store } from '@domain-operators/reconcile';
 import { GROUP } from '../api/v1alpha1/index.ts';
 
@@ -8,6 +8,13 @@ export const FINALIZER = `${GROUP}/finalizer`;
 
 /** Name of the KafkaTopic and KafkaUser store index by connection name (`byConnection` in setup.ts). */
 export const CONNECTION_INDEX = 'connection';
+
+/**
+ * What an adapter's `create` or `update` resolves to: the runtime's `ExternalCreation` (= `ExternalUpdate`),
+ * `{ status? }` with the kind's own status fields, taken from the `ExternalAdapter` contract because the runtime's
+ * index does not export those names.
+ */
+export type ExternalReport = Awaited<ReturnType<ExternalAdapter<KubernetesObject, unknown, unknown>['create']>>;
 
 /** What the KafkaTopic and KafkaUser reconcilers hand to {@link kafkaExternalDeps}. */
 export interface KafkaExternalParts {
@@ -19,8 +26,9 @@ export interface KafkaExternalParts {
 
 /**
  * The runtime parts of a Kafka kind's `ExternalResourceReconciler`: `adapter` and `claims`, the operator's finalizer
- * (`kafka.domain-operators.io/finalizer`), status patches sent only when the status changes, the Event recorder, and
- * the clock and randomness when given (tests). No I/O.
+ * (`kafka.domain-operators.io/finalizer`), the status writer (one merge patch of the changed fields, or none, resolving
+ * to the apiserver's reply so the runtime reads its own writes), the Event recorder, and the clock and randomness when
+ * given (tests). No I/O.
  */
 export function kafkaExternalDeps<T extends KubernetesObject, D, O>(
   parts: KafkaExternalParts,
@@ -32,7 +40,8 @@ export function kafkaExternalDeps<T extends KubernetesObject, D, O>(
     adapter,
     claims,
     finalizer: finalizerRunner(FINALIZER, { client: parts.client, type, recorder: parts.events, group: GROUP }),
-    status: { patchStatus: (object, desired, now) => patchStatusIfChanged(parts.client, type, object, desired, { now }) },
+    // statusWriterFor(parts.client, type), written out: the runtime's index does not export it (yet).
+    status: { patchStatus: (object, desired, now) => writeStatusIfChanged(parts.client, type, object, desired, { now }) },
     events: parts.events,
     ...(parts.now !== undefined && { now: parts.now }),
     ...(parts.random !== undefined && { random: parts.random }),

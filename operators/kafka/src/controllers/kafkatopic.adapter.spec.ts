@@ -1,5 +1,6 @@
-import { isTerminalError, silentLogger, TerminalError } from '@domain-operators/reconcile';
+import { ExternalResourceReconciler, isTerminalError, silentLogger, TerminalError } from '@domain-operators/reconcile';
 import type { ExternalContext, Recorder } from '@domain-operators/reconcile';
+import { FakeObjects, RecordingRecorder, withMeta } from '@domain-operators/reconcile/testing';
 import { describe, expect, it } from 'vitest';
 import type { KafkaConnection, KafkaTopic } from '../api/v1alpha1/index.ts';
 import type { ClusterClients } from './kafka-client-pool.ts';
@@ -82,25 +83,135 @@ describe('KafkaTopicAdapter.observe', () => {
   });
 });
 
-describe('KafkaTopicAdapter.forget', () => {
-  it('drops the reassignment mark and the facts of a resource that is gone', async () => {
+/** One topic in an in-memory Kafka of two brokers: partitions (replicas on broker 1), overrides, a reassignment flag. */
+class FakeTopicKafka {
+  partitions = 0;
+  replicas = 1;
+  readonly overrides = new Map<string, string>();
+  reassigning = false;
+  readonly writes: string[] = [];
+
+  clients(): ClusterClients {
+    const describe = () => ({ name: 'orders', topicId: 'id-1', partitions: Array.from({ length: this.partitions }, (_, partition) => ({ partition, replicas: [1, 2].slice(0, this.replicas), leader: 1 })) });
     const clients = {
       topics: {
-        describeTopic: () => Promise.resolve({ name: 'orders', topicId: 'id', partitions: [{ partition: 0, replicas: [1], leader: 1 }] }),
-        describeTopicConfigs: () => Promise.resolve([]),
+        describeTopic: () => Promise.resolve(this.partitions === 0 ? undefined : describe()),
+        describeTopicConfigs: () => Promise.resolve(this.partitions === 0 ? undefined : [...this.overrides].map(([name, value]) => ({ name, value, source: 'DYNAMIC_TOPIC_CONFIG', sensitive: false, readOnly: false }))),
+        createTopic: (topic: { partitions: number; replicationFactor: number; config: Record<string, string> }) => {
+          this.writes.push('createTopic');
+          this.partitions = topic.partitions;
+          this.replicas = topic.replicationFactor;
+          for (const [k, v] of Object.entries(topic.config)) this.overrides.set(k, v);
+          return Promise.resolve({ topicId: 'id-1' });
+        },
       },
-      admin: { listReassignments: () => Promise.resolve([]), reassignPartitions: () => Promise.resolve() },
+      admin: {
+        listReassignments: () => Promise.resolve(this.reassigning ? [{ topic: 'orders', partition: 0, replicas: [1, 2], addingReplicas: [], removingReplicas: [] }] : []),
+        createPartitions: (_name: string, count: number) => {
+          this.writes.push(`createPartitions ${count}`);
+          this.partitions = count;
+          return Promise.resolve();
+        },
+        alterTopicConfigs: (_name: string, ops: readonly { op: string; name: string; value?: string }[]) => {
+          this.writes.push('alterTopicConfigs');
+          for (const op of ops) {
+            if (op.op === 'set' && op.value !== undefined) this.overrides.set(op.name, op.value);
+            else this.overrides.delete(op.name);
+          }
+          return Promise.resolve();
+        },
+        reassignPartitions: () => {
+          this.writes.push('reassignPartitions');
+          this.reassigning = true;
+          return Promise.resolve();
+        },
+      },
       clusterInfo: () => Promise.resolve({ clusterId: 'c', controllerId: 1, brokers: [1, 2].map((id) => ({ id, host: 'h', port: 1 })) }),
-    } as unknown as ClusterClients;
-    const adapter = new KafkaTopicAdapter({ resolver: { connection: () => ({}) as KafkaConnection, clients: () => Promise.resolve(clients) }, events });
-    const wanted = { ...desired, partitions: 1, replicationFactor: 2 };
-    const observation = await adapter.observe(wanted, context);
-    if (!observation.exists) throw new Error('the topic should exist');
-    await adapter.update(wanted, observation.observed, context);
-    expect(adapter.isReassigning('u1')).toBe(true);
+    };
+    return clients as unknown as ClusterClients;
+  }
 
-    adapter.forget('u1');
-    expect(adapter.isReassigning('u1')).toBe(false);
-    expect(adapter.takeStatusFields(context.object)).toBeUndefined();
+  adapter(): KafkaTopicAdapter {
+    const clients = this.clients();
+    return new KafkaTopicAdapter({ resolver: { connection: () => ({}) as KafkaConnection, clients: () => Promise.resolve(clients) }, events });
+  }
+}
+
+describe('KafkaTopicAdapter reports the topic\u2019s status fields', () => {
+  it('from create: the id Kafka assigned, the counts created and no reassignment', async () => {
+    const kafka = new FakeTopicKafka();
+    expect(await kafka.adapter().create(desired, context)).toEqual({ status: { topicName: 'orders', topicId: 'id-1', partitions: 4, replicationFactor: 1, replicasChange: null } });
+  });
+
+  it('from observe: what Kafka holds, with a reassignment under way shown and not counted as a difference', async () => {
+    const kafka = new FakeTopicKafka();
+    kafka.partitions = 4;
+    expect(await kafka.adapter().observe(desired, context)).toMatchObject({
+      exists: true,
+      upToDate: true,
+      status: { topicName: 'orders', topicId: 'id-1', partitions: 4, replicationFactor: 1, replicasChange: null },
+    });
+    // Metadata does not show the replica being added yet; the controller reports the reassignment.
+    kafka.reassigning = true;
+    expect(await kafka.adapter().observe({ ...desired, replicationFactor: 2 }, context)).toMatchObject({
+      upToDate: true,
+      status: { replicationFactor: 1, replicasChange: { targetReplicas: 2, state: 'Ongoing' } },
+    });
+  });
+
+  it('from update: only what it changed (the new partition count, a reassignment it started), nothing for configs alone', async () => {
+    const kafka = new FakeTopicKafka();
+    kafka.partitions = 3;
+    const adapter = kafka.adapter();
+    const plan = async (wanted: DesiredKafkaTopic): Promise<ObservedKafkaTopic> => {
+      const observation = await adapter.observe(wanted, context);
+      if (!observation.exists) throw new Error('the topic should exist');
+      return observation.observed;
+    };
+    const grown = { ...desired, partitions: 6, config: { 'retention.ms': '1000' } };
+    expect(await adapter.update(grown, await plan(grown), context)).toEqual({ status: { partitions: 6 } });
+    const reconfigured = { ...grown, config: { 'retention.ms': '2000' } };
+    expect(await adapter.update(reconfigured, await plan(reconfigured), context)).toEqual({});
+    const replicated = { ...reconfigured, replicationFactor: 2 };
+    expect(await adapter.update(replicated, await plan(replicated), context)).toMatchObject({ status: { replicasChange: { targetReplicas: 2, state: 'Ongoing' } } });
+    expect(kafka.writes).toEqual(['createPartitions 6', 'alterTopicConfigs', 'alterTopicConfigs', 'reassignPartitions']);
+  });
+});
+
+describe('KafkaTopic status, one path', () => {
+  function runtime(kafka: FakeTopicKafka, objects: FakeObjects<KafkaTopic>) {
+    const reconciler = new ExternalResourceReconciler<KafkaTopic, DesiredKafkaTopic, ObservedKafkaTopic>(
+      { adapter: kafka.adapter(), claims: objects.claims(() => 'main/orders'), finalizer: objects.finalizer, status: objects.statusWriter, events: new RecordingRecorder(), random: () => 0.5 },
+      {
+        annotationPrefix: 'kafka.domain-operators.io',
+        externalName: () => 'main/orders',
+        desired: (t) => ({ ...desired, partitions: t.spec.partitions, config: t.spec.config ?? {} }),
+        defaultDeletionPolicy: 'Retain',
+        adoptExactMatch: true,
+      },
+    );
+    return () => reconciler.reconcile(objects.current('u1'), context);
+  }
+
+  it('writes topicId and partitions with Ready and observedGeneration in one patch, at creation and after a change', async () => {
+    const kafka = new FakeTopicKafka();
+    const objects = new FakeObjects<KafkaTopic>('kafka.domain-operators.io/finalizer');
+    objects.put(withMeta(context.object, { generation: 1 }));
+    const reconcile = runtime(kafka, objects);
+    await reconcile();
+    // The CreatePending claim, then one patch with everything.
+    expect(objects.statusWrites).toBe(2);
+    expect(objects.current('u1').status).toMatchObject({ observedGeneration: 1, ownership: 'Created', topicId: 'id-1', partitions: 4, replicationFactor: 1 });
+    expect(objects.current('u1').status).not.toHaveProperty('replicasChange');
+
+    objects.edit('u1', (t) => ({ ...t, spec: { ...t.spec, partitions: 6, config: { 'retention.ms': '1000' } } }));
+    await reconcile();
+    expect(objects.statusWrites).toBe(3);
+    const status = objects.current('u1').status;
+    expect(status).toMatchObject({ observedGeneration: 2, partitions: 6 });
+    expect(status?.conditions?.map((c) => [c.type, c.status, c.observedGeneration])).toEqual([
+      ['Synced', 'True', 2],
+      ['Ready', 'True', 2],
+    ]);
   });
 });

@@ -4,6 +4,7 @@ import type { KafkaTopic } from '../api/v1alpha1/index.ts';
 import { currentReplicationFactor, planTopic } from '../kafka/topic-plan.ts';
 import type { TopicPlan } from '../kafka/topic-plan.ts';
 import type { ConnectionResolver } from './connection-resolver.ts';
+import type { ExternalReport } from './external-parts.ts';
 
 /** The desired topic in Kafka, names resolved: what {@link KafkaTopicAdapter} applies. */
 export interface DesiredKafkaTopic {
@@ -20,13 +21,24 @@ export interface ObservedKafkaTopic {
   readonly plan: TopicPlan;
 }
 
-/** What the status of a KafkaTopic shows about its topic in Kafka. */
-export interface TopicFacts {
+/** The ongoing replication factor change a KafkaTopic's status shows (`status.replicasChange`). */
+export interface ReplicasChange {
+  readonly targetReplicas: number;
+  readonly state: 'Ongoing';
+  readonly message: string;
+}
+
+/**
+ * The status fields of a KafkaTopic that its adapter reports: what Kafka holds of the topic. `replicasChange` is
+ * `null` (removed from status) when no reassignment runs. Every call that reports it reports all of it, except
+ * `update`, which reports only what it changed.
+ */
+export interface TopicStatusFields {
   readonly topicName: string;
   readonly topicId: string;
   readonly partitions: number;
   readonly replicationFactor: number;
-  readonly replicasChange?: { readonly targetReplicas: number; readonly state: 'Ongoing'; readonly message: string };
+  readonly replicasChange: ReplicasChange | null;
 }
 
 /** Dependencies of a {@link KafkaTopicAdapter}. */
@@ -40,50 +52,18 @@ export interface KafkaTopicAdapterDeps {
  * The {@link ExternalAdapter} of KafkaTopics: reads go through the connection's `TopicBatcher` (one Metadata and one
  * DescribeConfigs request for up to 100 topics), creations too; the rest (partitions, configs, reassignments,
  * deletion) are per topic. A refused plan (`PartitionDecreaseNotSupported`, `InvalidReplicationFactor`) changes
- * nothing: `update` throws it as a `TerminalError`. What it saw of each topic is kept by resource UID until the
- * reconciler takes it for the status with {@link KafkaTopicAdapter.takeStatusFields}.
+ * nothing: `update` throws it as a `TerminalError`. It keeps nothing between calls: `observe`, `create` and
+ * `update` return the {@link TopicStatusFields} they saw or changed, and the runtime writes them with the conditions.
  */
 export class KafkaTopicAdapter implements ExternalAdapter<KafkaTopic, DesiredKafkaTopic, ObservedKafkaTopic> {
   readonly #deps: KafkaTopicAdapterDeps;
-  readonly #facts = new Map<string, TopicFacts>();
-  /** UIDs of the resources whose topic is being reassigned; kept apart from the facts, which go to the status. */
-  readonly #reassigning = new Set<string>();
 
   /** Does no work. */
   constructor(deps: KafkaTopicAdapterDeps) {
     this.#deps = deps;
   }
 
-  /**
-   * The status fields from the facts recorded for `topic` since the last call (`undefined` when none), and forgets
-   * them: topicName, topicId, partitions, replicationFactor, and replicasChange (`null`, i.e. removed, when no
-   * reassignment runs). Not for a topic being deleted: its status is left as it was.
-   */
-  takeStatusFields(topic: KafkaTopic): Readonly<Record<string, unknown>> | undefined {
-    const uid = topic.metadata.uid ?? '';
-    const facts = this.#facts.get(uid);
-    this.#facts.delete(uid);
-    if (facts === undefined || topic.metadata.deletionTimestamp != null) return undefined;
-    return {
-      topicName: facts.topicName,
-      topicId: facts.topicId,
-      partitions: facts.partitions,
-      replicationFactor: facts.replicationFactor,
-      replicasChange: facts.replicasChange ?? null,
-    };
-  }
-
-  /** Forgets everything kept for the resource `uid` (call when it is gone: a `Retain` topic is never seen deleting). */
-  forget(uid: string): void {
-    this.#facts.delete(uid);
-    this.#reassigning.delete(uid);
-  }
-
-  /** Whether the last observe or update of the resource `uid` saw (or started) a replication factor change. */
-  isReassigning(uid: string): boolean {
-    return this.#reassigning.has(uid);
-  }
-
+  /** Reads the topic (batched), its configs and, when replica counts differ from the spec, its reassignments; plans the change. */
   async observe(desired: DesiredKafkaTopic, context: ExternalContext<KafkaTopic>): Promise<ExternalObservation<ObservedKafkaTopic>> {
     const clients = await this.#clients(desired, context);
     const name = desired.topicName;
@@ -98,23 +78,21 @@ export class KafkaTopicAdapter implements ExternalAdapter<KafkaTopic, DesiredKaf
     const reassignments = replicasDiffer ? await clients.admin.listReassignments([name]) : [];
     const reassigning = reassignments.length > 0;
     const plan = planTopic(desired, { topic, configs, brokers: info.brokers.map((b) => b.id), reassignmentInProgress: reassigning });
-    const current = currentReplicationFactor(topic.partitions, reassignments);
-    this.#record(context, {
+    const status = {
       topicName: name,
       topicId: topic.topicId,
       partitions: topic.partitions.length,
-      replicationFactor: current,
-      ...(reassigning && {
-        replicasChange: { targetReplicas: desired.replicationFactor, state: 'Ongoing', message: `reassigning partitions of ${name} to ${desired.replicationFactor} replicas` },
-      }),
-    });
-    if (plan.kind === 'refused') return { exists: true, upToDate: false, diff: [plan.message], observed: { plan } };
+      replicationFactor: currentReplicationFactor(topic.partitions, reassignments),
+      replicasChange: reassigning ? { targetReplicas: desired.replicationFactor, state: 'Ongoing', message: `reassigning partitions of ${name} to ${desired.replicationFactor} replicas` } : null,
+    } satisfies TopicStatusFields;
+    if (plan.kind === 'refused') return { exists: true, upToDate: false, diff: [plan.message], observed: { plan }, status };
     // A reassignment in progress is our own change under way, not a difference: the status shows it.
     const upToDate = plan.partitionCount === undefined && plan.configOps.length === 0 && plan.reassignment.length === 0;
-    return { exists: true, upToDate, diff: plan.diff.filter((line) => !line.endsWith('reassignment in progress')), observed: { plan } };
+    return { exists: true, upToDate, diff: plan.diff.filter((line) => !line.endsWith('reassignment in progress')), observed: { plan }, status };
   }
 
-  async create(desired: DesiredKafkaTopic, context: ExternalContext<KafkaTopic>): Promise<void> {
+  /** Creates the topic (batched) and reports it as created: the id Kafka assigned, the spec's counts, no reassignment. */
+  async create(desired: DesiredKafkaTopic, context: ExternalContext<KafkaTopic>): Promise<ExternalReport> {
     const clients = await this.#clients(desired, context);
     const created = await clients.topics.createTopic({
       name: desired.topicName,
@@ -122,10 +100,21 @@ export class KafkaTopicAdapter implements ExternalAdapter<KafkaTopic, DesiredKaf
       replicationFactor: desired.replicationFactor,
       config: desired.config,
     });
-    this.#record(context, { topicName: desired.topicName, topicId: created.topicId, partitions: desired.partitions, replicationFactor: desired.replicationFactor });
+    const status = {
+      topicName: desired.topicName,
+      topicId: created.topicId,
+      partitions: desired.partitions,
+      replicationFactor: desired.replicationFactor,
+      replicasChange: null,
+    } satisfies TopicStatusFields;
+    return { status };
   }
 
-  async update(desired: DesiredKafkaTopic, observed: ObservedKafkaTopic, context: ExternalContext<KafkaTopic>): Promise<void> {
+  /**
+   * Carries out the plan `observe` made: grows partitions, alters configs, starts a reassignment; reports the new
+   * partition count and the reassignment it started (the rest of the status is what `observe` reported).
+   */
+  async update(desired: DesiredKafkaTopic, observed: ObservedKafkaTopic, context: ExternalContext<KafkaTopic>): Promise<ExternalReport> {
     const { plan } = observed;
     if (plan.kind === 'refused') throw new TerminalError(plan.message, plan.reason);
     const clients = await this.#clients(desired, context);
@@ -143,20 +132,14 @@ export class KafkaTopicAdapter implements ExternalAdapter<KafkaTopic, DesiredKaf
       }
     }
     if (plan.configOps.length > 0) await clients.admin.alterTopicConfigs(name, plan.configOps);
-    if (plan.reassignment.length > 0) {
-      await clients.admin.reassignPartitions(name, plan.reassignment);
-      const facts = this.#facts.get(uidOf(context));
-      if (facts !== undefined) {
-        this.#record(context, {
-          ...facts,
-          replicasChange: { targetReplicas: desired.replicationFactor, state: 'Ongoing', message: `reassigning ${plan.reassignment.length} partitions of ${name} to ${desired.replicationFactor} replicas` },
-        });
-      }
-    }
-    if (plan.partitionCount !== undefined) {
-      const facts = this.#facts.get(uidOf(context));
-      if (facts !== undefined) this.#facts.set(uidOf(context), { ...facts, partitions: plan.partitionCount });
-    }
+    if (plan.reassignment.length > 0) await clients.admin.reassignPartitions(name, plan.reassignment);
+    const status = {
+      ...(plan.partitionCount !== undefined && { partitions: plan.partitionCount }),
+      ...(plan.reassignment.length > 0 && {
+        replicasChange: { targetReplicas: desired.replicationFactor, state: 'Ongoing', message: `reassigning ${plan.reassignment.length} partitions of ${name} to ${desired.replicationFactor} replicas` },
+      }),
+    } satisfies Partial<TopicStatusFields>;
+    return Object.keys(status).length === 0 ? {} : { status };
   }
 
   async delete(target: DeleteTarget<DesiredKafkaTopic>, context: ExternalContext<KafkaTopic>): Promise<void> {
@@ -183,15 +166,4 @@ export class KafkaTopicAdapter implements ExternalAdapter<KafkaTopic, DesiredKaf
   async #clients(desired: DesiredKafkaTopic, context: ExternalContext<KafkaTopic>) {
     return this.#deps.resolver.clients(this.#deps.resolver.connection(desired.connection), context.signal);
   }
-
-  #record(context: ExternalContext<KafkaTopic>, facts: TopicFacts): void {
-    const uid = uidOf(context);
-    this.#facts.set(uid, facts);
-    if (facts.replicasChange === undefined) this.#reassigning.delete(uid);
-    else this.#reassigning.add(uid);
-  }
-}
-
-function uidOf(context: ExternalContext<KafkaTopic>): string {
-  return context.object.metadata.uid ?? '';
 }

@@ -1,5 +1,5 @@
-import { ExternalResourceReconciler, Result } from '@domain-operators/reconcile';
-import type { Client, ReconcileContext, Reconciler, Recorder, Store } from '@domain-operators/reconcile';
+import { ExternalResourceReconciler } from '@domain-operators/reconcile';
+import type { Client, ReconcileContext, Reconciler, Recorder, Request, Result, Store } from '@domain-operators/reconcile';
 import { GROUP, kafkaTopics } from '../api/v1alpha1/index.ts';
 import type { KafkaTopic } from '../api/v1alpha1/index.ts';
 import { resolveKafkaName, tenancyError } from '../kafka/tenancy.ts';
@@ -7,7 +7,7 @@ import type { ConnectionResolver } from './connection-resolver.ts';
 import { claimsOnConnection, kafkaExternalDeps } from './external-parts.ts';
 import { KafkaTopicAdapter } from './kafkatopic.adapter.ts';
 import type { DesiredKafkaTopic, ObservedKafkaTopic } from './kafkatopic.adapter.ts';
-
+import { ReassignmentPoll } from './reassignment-poll.ts';
 
 /** Dependencies of a {@link KafkaTopicReconciler}. */
 export interface KafkaTopicReconcilerDeps {
@@ -34,24 +34,24 @@ export interface KafkaTopicReconcilerOptions {
  * the diff otherwise, the older of two KafkaTopics for one topic wins, drift correction with an Event, Retain or
  * Delete on deletion) over {@link KafkaTopicAdapter}. Order per reconcile: the connection and the tenancy rule
  * first (a refusal touches nothing in Kafka), then Kafka. The topic's own status fields (topicName, topicId,
- * partitions, replicationFactor, replicasChange) go out in the same status patch as the conditions; while a
- * replication factor change runs it polls every `reassignmentPollMs`. `InvalidReplicationFactor` (more replicas than
- * brokers) is looked at again at the drift-check interval, so a topic waiting for brokers follows when they join.
+ * partitions, replicationFactor, replicasChange), as the adapter reports them, go out in the same status patch as
+ * the conditions and `observedGeneration`; while a replication factor change runs it polls every
+ * `reassignmentPollMs` ({@link ReassignmentPoll}). `InvalidReplicationFactor` (more replicas than brokers) is looked
+ * at again at the drift-check interval, so a topic waiting for brokers follows when they join.
  */
 export class KafkaTopicReconciler implements Reconciler<KafkaTopic> {
   readonly #deps: KafkaTopicReconcilerDeps;
-  readonly #options: KafkaTopicReconcilerOptions;
-  readonly #adapter: KafkaTopicAdapter;
   readonly #inner: ExternalResourceReconciler<KafkaTopic, DesiredKafkaTopic, ObservedKafkaTopic>;
+  readonly #poll: ReassignmentPoll;
 
   /** Assembles the parts; no I/O. */
   constructor(deps: KafkaTopicReconcilerDeps, options: KafkaTopicReconcilerOptions = {}) {
     this.#deps = deps;
-    this.#options = options;
-    this.#adapter = new KafkaTopicAdapter({ resolver: deps.resolver, events: deps.events });
+    this.#poll = new ReassignmentPoll(options.reassignmentPollMs ?? 5_000);
+    const adapter = this.#poll.watch(new KafkaTopicAdapter({ resolver: deps.resolver, events: deps.events }));
     const type = kafkaTopics.type;
     this.#inner = new ExternalResourceReconciler<KafkaTopic, DesiredKafkaTopic, ObservedKafkaTopic>(
-      kafkaExternalDeps(deps, type, this.#adapter, claimsOnConnection(() => deps.topics.store, (object) => this.externalName(object))),
+      kafkaExternalDeps(deps, type, adapter, claimsOnConnection(() => deps.topics.store, (object) => this.externalName(object))),
       {
         annotationPrefix: GROUP,
         externalName: (topic) => this.externalName(topic),
@@ -66,22 +66,14 @@ export class KafkaTopicReconciler implements Reconciler<KafkaTopic> {
     );
   }
 
-  /**
-   * Forgets what is kept in memory for `topic`; call it when the cache reports the resource deleted (a `Retain` topic
-   * carries no finalizer, so its reconciler never sees it go).
-   */
-  forget(topic: KafkaTopic): void {
-    this.#adapter.forget(topic.metadata.uid ?? '');
+  /** Drops what the runtime remembers of the topic's own status writes; the controller calls it on deletion. */
+  forget(request: Request): void {
+    this.#inner.forget(request);
   }
 
   /** See the class comment. */
   async reconcile(object: KafkaTopic, context: ReconcileContext): Promise<Result> {
-    const result = await this.#inner.reconcile(object, context);
-    if (this.#adapter.isReassigning(object.metadata.uid ?? '') && object.metadata.deletionTimestamp == null) {
-      const poll = this.#options.reassignmentPollMs ?? 5_000;
-      return result.kind === 'requeueAfter' && result.delayMs < poll ? result : Result.requeueAfter(poll);
-    }
-    return result;
+    return this.#poll.reconcile(context, object.metadata.deletionTimestamp == null, () => this.#inner.reconcile(object, context));
   }
 
   /**
@@ -113,5 +105,4 @@ export class KafkaTopicReconciler implements Reconciler<KafkaTopic> {
     if (!resolved.ok) throw tenancyError(resolved.violation);
     return resolved.value;
   }
-
 }

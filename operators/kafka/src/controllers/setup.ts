@@ -111,10 +111,6 @@ export function kafkaControllers(deps: KafkaControllersDeps, options: KafkaContr
     .withOptions(shared)
     .complete(new KafkaConnectionReconciler({ client, resolver, events }, options.connection));
 
-  const topicReconciler = new KafkaTopicReconciler({ client, resolver, events, topics }, options.topic);
-  topics.onChange((change) => {
-    if (change.type === 'Deleted') topicReconciler.forget(change.object);
-  });
   const topicController = new ControllerBuilder({ informers }, 'kafkatopic')
     .for(kafkaTopics.type, primary)
     .watches(kafkaConnections.type, (c: KafkaConnection) => dependents(() => topics.store, CONNECTION_INDEX)(c.metadata.name ?? ''), {
@@ -122,7 +118,7 @@ export function kafkaControllers(deps: KafkaControllersDeps, options: KafkaContr
     })
     .watches(coreTypes.namespace, (ns: V1Namespace) => dependents(() => topics.store, NAMESPACE_INDEX)(ns.metadata?.name ?? ''), { predicates: [labelsChanged] })
     .withOptions({ ...shared, maxConcurrentReconciles: Math.max(workers, options.topicWorkers ?? 64) })
-    .complete(topicReconciler);
+    .complete(new KafkaTopicReconciler({ client, resolver, events, topics }, options.topic));
 
   const userController = new ControllerBuilder({ informers }, 'kafkauser')
     .for(kafkaUsers.type, primary)
