@@ -5,12 +5,15 @@ import type { AclBinding, QuotaChange, QuotaKey, QuotaValues, ScramMechanism } f
 import type { AclPlan, AppliedCredential, ScramPlan } from '../kafka/user-plan.ts';
 import { newFingerprintSalt, passwordFingerprint, planAcls, planQuotas, planScram, principalOf } from '../kafka/user-plan.ts';
 import type { ConnectionResolver } from './connection-resolver.ts';
+import type { ExternalReport } from './external-parts.ts';
 import type { ClusterClients } from './kafka-client-pool.ts';
 
 /** The desired user in Kafka, names resolved and password read: what {@link KafkaUserAdapter} applies. */
 export interface DesiredKafkaUser {
   readonly connection: string;
   readonly username: string;
+  /** The Secret the password comes from (generated or referenced); for status only. */
+  readonly secretName: string;
   readonly mechanism: ScramMechanism;
   /** A secret: never logged, never put in a diff, an Event or status. */
   readonly password: string;
@@ -25,12 +28,26 @@ export interface ObservedKafkaUser {
   readonly quotas: QuotaChange | null;
 }
 
+/**
+ * The status fields of a KafkaUser that its adapter reports; never the password. `credential` is what was applied
+ * last, reported only by the call that applied it (after the write: a record ahead of it could name a password Kafka
+ * never got, and that rotation would never be applied). `credentialMechanisms` is the write-ahead record of the
+ * mechanisms a credential may have been written for, so a change of mechanism removes ours, and only ours.
+ */
+export interface UserStatusFields {
+  readonly username: string;
+  readonly secretName: string;
+  readonly credential?: AppliedCredential;
+  readonly credentialMechanisms?: readonly ScramMechanism[];
+}
+
 const ALL_MECHANISMS: readonly ScramMechanism[] = ['SCRAM-SHA-512', 'SCRAM-SHA-256'];
 const ALL_QUOTA_KEYS: readonly QuotaKey[] = ['producer_byte_rate', 'consumer_byte_rate', 'request_percentage', 'controller_mutation_rate'];
 
 /** Dependencies of a {@link KafkaUserAdapter}. */
 export interface KafkaUserAdapterDeps {
-  readonly resolver: ConnectionResolver;
+  /** Only `connection` and `clients` are used. */
+  readonly resolver: Pick<ConnectionResolver, 'connection' | 'clients'>;
   readonly events: Recorder;
 }
 
@@ -38,29 +55,20 @@ export interface KafkaUserAdapterDeps {
  * The {@link ExternalAdapter} of KafkaUsers: the SCRAM credential, the ACLs of principal `User:<username>` (never
  * of another principal) and the client quotas of `user=<username>`. A user "exists" in Kafka when any of the three
  * does, so an identity someone else set up is never taken over silently. The password is compared through a
- * fingerprint (HMAC under a per-user salt) of what was last applied, kept by resource UID and in status; it is never
- * stored. Deleting removes the credentials of both mechanisms, every ACL of the principal and its quotas.
+ * fingerprint (HMAC under a per-user salt) of what was last applied, read from the resource's status (which the
+ * runtime shows with its own latest writes) and reported back for it by the call that applies it; the password is
+ * never stored. It keeps nothing between calls. Deleting removes the credentials of both mechanisms, every ACL of
+ * the principal and its quotas.
  */
 export class KafkaUserAdapter implements ExternalAdapter<KafkaUser, DesiredKafkaUser, ObservedKafkaUser> {
   readonly #deps: KafkaUserAdapterDeps;
-  /** uid → the credential this process applied last (newer than any cached status). */
-  readonly #applied = new Map<string, AppliedCredential>();
 
   /** Does no work. */
   constructor(deps: KafkaUserAdapterDeps) {
     this.#deps = deps;
   }
 
-  /** The credential applied for the resource `uid`: what this process applied, else what its status records. */
-  applied(user: KafkaUser): AppliedCredential | undefined {
-    return this.#applied.get(user.metadata.uid ?? '') ?? user.status?.credential;
-  }
-
-  /** Forgets what was applied for a resource that is gone. */
-  forget(uid: string): void {
-    this.#applied.delete(uid);
-  }
-
+  /** Reads the user's credentials, ACLs and quotas and plans what differs; reports its username and Secret. */
   async observe(desired: DesiredKafkaUser, context: ExternalContext<KafkaUser>): Promise<ExternalObservation<ObservedKafkaUser>> {
     const { admin } = await this.#clients(desired.connection, context);
     const [mechanisms, acls, quotas] = await Promise.all([
@@ -69,7 +77,8 @@ export class KafkaUserAdapter implements ExternalAdapter<KafkaUser, DesiredKafka
       admin.describeUserQuotas(desired.username),
     ]);
     if (mechanisms.length === 0 && acls.length === 0 && Object.keys(quotas).length === 0) return { exists: false };
-    const scram = planScram(desired.mechanism, desired.password, mechanisms, this.applied(context.object));
+    const status = context.object.status;
+    const scram = planScram(desired.mechanism, desired.password, mechanisms, status?.credential, status?.credentialMechanisms);
     const aclPlan = planAcls(desired.username, desired.bindings, acls);
     const quotaChange = planQuotas(desired.quotas, quotas);
     const diff: string[] = [];
@@ -81,24 +90,47 @@ export class KafkaUserAdapter implements ExternalAdapter<KafkaUser, DesiredKafka
       for (const [key, value] of Object.entries(quotaChange.set)) diff.push(`quota ${key}: ${String(quotas[key as QuotaKey] ?? '(none)')} → ${String(value)}`);
       for (const key of quotaChange.remove) diff.push(`quota ${key}: ${String(quotas[key])} → (none)`);
     }
-    return { exists: true, upToDate: diff.length === 0, diff, observed: { scram, acls: aclPlan, quotas: quotaChange } };
+    return { exists: true, upToDate: diff.length === 0, diff, observed: { scram, acls: aclPlan, quotas: quotaChange }, status: identityOf(desired) };
   }
 
-  async create(desired: DesiredKafkaUser, context: ExternalContext<KafkaUser>): Promise<void> {
+  /**
+   * Before a credential is written (a create, or an update that upserts it): the mechanism added to
+   * `credentialMechanisms` when it is not recorded yet, so a crash right after the write still leaves the record
+   * that this mechanism may be ours to remove. `undefined` when nothing is written or it is recorded already. Pure.
+   */
+  intent(desired: DesiredKafkaUser, observed: ObservedKafkaUser | undefined, context: ExternalContext<KafkaUser>): ExternalReport['status'] {
+    if (observed !== undefined && !observed.scram.upsert) return undefined;
+    const recorded = recordedMechanisms(context.object);
+    return recorded.includes(desired.mechanism) ? undefined : ({ credentialMechanisms: [...recorded, desired.mechanism] } satisfies Partial<UserStatusFields>);
+  }
+
+  /**
+   * Creates the ACLs, the quotas, then the credential (last: a failure before it leaves no credential unrecorded);
+   * reports the credential applied.
+   */
+  async create(desired: DesiredKafkaUser, context: ExternalContext<KafkaUser>): Promise<ExternalReport> {
     const { admin } = await this.#clients(desired.connection, context);
-    await this.#upsertCredential(admin, desired, context);
     if (desired.bindings.length > 0) await admin.createAcls(desired.bindings);
     if (Object.keys(desired.quotas).length > 0) await admin.alterUserQuotas(desired.username, { set: desired.quotas, remove: [] });
+    const credential = await upsertCredential(admin, desired, context.object);
+    return { status: { ...identityOf(desired), credential, credentialMechanisms: [desired.mechanism] } satisfies UserStatusFields };
   }
 
-  async update(desired: DesiredKafkaUser, observed: ObservedKafkaUser, context: ExternalContext<KafkaUser>): Promise<void> {
+  /**
+   * Carries out the plan `observe` made: ACLs (created before deleted: a rule that only changes host or permission
+   * never leaves a gap without access), quotas, then the credential and the removal of a former mechanism's. Reports
+   * the credential when it wrote one, and the mechanisms left when it touched any.
+   */
+  async update(desired: DesiredKafkaUser, observed: ObservedKafkaUser, context: ExternalContext<KafkaUser>): Promise<ExternalReport> {
     const { admin } = await this.#clients(desired.connection, context);
-    if (observed.scram.upsert) await this.#upsertCredential(admin, desired, context);
-    for (const mechanism of observed.scram.delete) await admin.deleteScramCredential(desired.username, mechanism);
-    // Create before delete: a rule that only changes host or permission never leaves a gap without access.
     if (observed.acls.create.length > 0) await admin.createAcls(observed.acls.create);
     if (observed.acls.delete.length > 0) await admin.deleteAcls(observed.acls.delete);
     if (observed.quotas !== null) await admin.alterUserQuotas(desired.username, observed.quotas);
+    const credential = observed.scram.upsert ? await upsertCredential(admin, desired, context.object) : undefined;
+    for (const mechanism of observed.scram.delete) await admin.deleteScramCredential(desired.username, mechanism);
+    if (credential === undefined && observed.scram.delete.length === 0) return {};
+    // Kafka now holds the desired mechanism's credential and none of the others we may have written.
+    return { status: { ...(credential !== undefined && { credential }), credentialMechanisms: [desired.mechanism] } satisfies Partial<UserStatusFields> };
   }
 
   async delete(target: DeleteTarget<DesiredKafkaUser>, context: ExternalContext<KafkaUser>): Promise<void> {
@@ -129,14 +161,6 @@ export class KafkaUserAdapter implements ExternalAdapter<KafkaUser, DesiredKafka
     const setKeys = ALL_QUOTA_KEYS.filter((key) => quotas[key] !== undefined);
     if (setKeys.length > 0) await admin.alterUserQuotas(username, { set: {}, remove: setKeys });
     for (const mechanism of ALL_MECHANISMS) if (mechanisms.includes(mechanism)) await admin.deleteScramCredential(username, mechanism);
-    this.#applied.delete(context.object.metadata.uid ?? '');
-  }
-
-  async #upsertCredential(admin: ClusterClients['admin'], desired: DesiredKafkaUser, context: ExternalContext<KafkaUser>): Promise<void> {
-    const previous = this.applied(context.object);
-    const salt = previous?.salt ?? newFingerprintSalt();
-    await admin.upsertScramCredential(desired.username, desired.mechanism, desired.password);
-    this.#applied.set(context.object.metadata.uid ?? '', { mechanism: desired.mechanism, salt, fingerprint: passwordFingerprint(desired.password, salt) });
   }
 
   async #clients(connectionName: string, context: ExternalContext<KafkaUser>): Promise<ClusterClients> {
@@ -146,4 +170,25 @@ export class KafkaUserAdapter implements ExternalAdapter<KafkaUser, DesiredKafka
 
 function describeBinding(b: AclBinding): string {
   return `${b.permission} ${b.operation} on ${b.patternType} ${b.resourceType} ${b.resourceName} from ${b.host}`;
+}
+
+/** The fields every report of a user carries: who it is in Kafka and where its password comes from. Pure. */
+function identityOf(desired: DesiredKafkaUser): { readonly username: string; readonly secretName: string } {
+  return { username: desired.username, secretName: desired.secretName } satisfies UserStatusFields;
+}
+
+/** The mechanisms `user`'s status says a credential may have been written for: the write-ahead list and the applied one. */
+function recordedMechanisms(user: KafkaUser): ScramMechanism[] {
+  const status = user.status;
+  const recorded = [...(status?.credentialMechanisms ?? [])];
+  const applied = status?.credential?.mechanism;
+  if (applied !== undefined && !recorded.includes(applied)) recorded.push(applied);
+  return recorded;
+}
+
+/** Writes the desired credential and returns its record: the recorded salt kept (a new one the first time). */
+async function upsertCredential(admin: ClusterClients['admin'], desired: DesiredKafkaUser, user: KafkaUser): Promise<AppliedCredential> {
+  const salt = user.status?.credential?.salt ?? newFingerprintSalt();
+  await admin.upsertScramCredential(desired.username, desired.mechanism, desired.password);
+  return { mechanism: desired.mechanism, salt, fingerprint: passwordFingerprint(desired.password, salt) };
 }

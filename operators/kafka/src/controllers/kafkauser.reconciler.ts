@@ -1,6 +1,6 @@
 import type { V1Secret } from '@kubernetes/client-node';
-import { coreTypes, errorFields, ExternalResourceReconciler, isAlreadyExists, isControlledBy, patchStatusIfChanged, TerminalError } from '@domain-operators/reconcile';
-import type { Client, ReconcileContext, Reconciler, Recorder, Result, Store } from '@domain-operators/reconcile';
+import { coreTypes, errorFields, ExternalResourceReconciler, isAlreadyExists, isControlledBy, TerminalError } from '@domain-operators/reconcile';
+import type { Client, ReconcileContext, Reconciler, Recorder, Request, Result, Store } from '@domain-operators/reconcile';
 import { GROUP, kafkaUsers } from '../api/v1alpha1/index.ts';
 import type { KafkaConnection, KafkaUser } from '../api/v1alpha1/index.ts';
 import { checkAclRules, resolveKafkaName, tenancyError } from '../kafka/tenancy.ts';
@@ -44,22 +44,24 @@ interface UserIdentity {
  * `<name>-kafka-credentials` owned by the KafkaUser, which also gets the username, mechanism, bootstrap servers and a
  * JAAS line), its ACLs (principal `User:<username>` only) and its quotas, through the runtime's
  * {@link ExternalResourceReconciler} over {@link KafkaUserAdapter}. A changed password in the Secret is applied
- * (rotation), detected by fingerprint. Tenancy (namespace, username and ACL resources inside the prefix) is checked
- * before anything is created, in Kubernetes or in Kafka. Users are always deleted from Kafka with their resource:
- * an identity has no data to retain.
+ * (rotation), detected by fingerprint. Its status fields (username, secretName, the applied credential's
+ * fingerprint) come back from the adapter's calls and go out in the runtime's one status patch with the conditions
+ * and `observedGeneration`; the mechanisms a credential is about to be written for are recorded ahead of the write
+ * (the adapter's `intent`, inside the `CreatePending` claim on a create). Tenancy (namespace, username and ACL
+ * resources inside the prefix) is checked before anything is created, in Kubernetes or in Kafka. Users are always
+ * deleted from Kafka with their resource: an identity has no data to retain.
  */
 export class KafkaUserReconciler implements Reconciler<KafkaUser> {
   readonly #deps: KafkaUserReconcilerDeps;
-  readonly #adapter: KafkaUserAdapter;
   readonly #inner: ExternalResourceReconciler<KafkaUser, DesiredKafkaUser, ObservedKafkaUser>;
 
   /** Assembles the parts; no I/O. */
   constructor(deps: KafkaUserReconcilerDeps, options: KafkaUserReconcilerOptions = {}) {
     this.#deps = deps;
-    this.#adapter = new KafkaUserAdapter({ resolver: deps.resolver, events: deps.events });
+    const adapter = new KafkaUserAdapter({ resolver: deps.resolver, events: deps.events });
     const type = kafkaUsers.type;
     this.#inner = new ExternalResourceReconciler<KafkaUser, DesiredKafkaUser, ObservedKafkaUser>(
-      kafkaExternalDeps(deps, type, this.#adapter, claimsOnConnection(() => deps.users.store, (object) => this.externalName(object))),
+      kafkaExternalDeps(deps, type, adapter, claimsOnConnection(() => deps.users.store, (object) => this.externalName(object))),
       {
         annotationPrefix: GROUP,
         externalName: (user) => this.externalName(user),
@@ -71,14 +73,15 @@ export class KafkaUserReconciler implements Reconciler<KafkaUser> {
     );
   }
 
+  /** Drops what the runtime remembers of the user's own status writes; the controller calls it on deletion. */
+  forget(request: Request): void {
+    this.#inner.forget(request);
+  }
+
   /** See the class comment. */
   async reconcile(object: KafkaUser, context: ReconcileContext): Promise<Result> {
-    const deleting = object.metadata.deletionTimestamp != null;
-    if (!deleting) await this.#ensureGeneratedSecret(object, context);
-    const result = await this.#inner.reconcile(object, context);
-    if (deleting) this.#adapter.forget(object.metadata.uid ?? '');
-    else await this.#writeFacts(object, context);
-    return result;
+    if (object.metadata.deletionTimestamp == null) await this.#ensureGeneratedSecret(object, context);
+    return this.#inner.reconcile(object, context);
   }
 
   /** `<connection>/<username>`; throws `TerminalError` `ConnectionNotFound` or `TenancyViolation`. */
@@ -93,6 +96,7 @@ export class KafkaUserReconciler implements Reconciler<KafkaUser> {
     return {
       connection: user.spec.connectionRef.name,
       username,
+      secretName: user.spec.authentication.passwordSecretRef?.name ?? generatedSecretName(user),
       mechanism: scramMechanismOf(user.spec.authentication.type),
       password: await this.#password(user),
       bindings: desiredAclBindings(username, rules),
@@ -173,22 +177,6 @@ export class KafkaUserReconciler implements Reconciler<KafkaUser> {
     const stale = Object.entries(data).some(([key, value]) => secretValue(existing, key) !== value);
     if (stale) {
       await this.#deps.client.patch(coreTypes.secret, { namespace, name }, { type: 'merge', body: { stringData: data } satisfies Partial<V1Secret> }, { signal: context.signal });
-    }
-  }
-
-  async #writeFacts(user: KafkaUser, context: ReconcileContext): Promise<void> {
-    let username: string;
-    try {
-      username = this.#identity(user).username;
-    } catch {
-      return;
-    }
-    const credential = this.#adapter.applied(user);
-    const secretName = user.spec.authentication.passwordSecretRef?.name ?? generatedSecretName(user);
-    try {
-      await patchStatusIfChanged(this.#deps.client, kafkaUsers.type, user, { fields: { username, secretName, ...(credential !== undefined && { credential }) } }, { signal: context.signal });
-    } catch (err) {
-      context.log.warn(errorFields(err), 'could not write the user facts to status');
     }
   }
 }

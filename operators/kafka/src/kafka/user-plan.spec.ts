@@ -118,4 +118,10 @@ describe('SCRAM', () => {
     const notMine = planScram('SCRAM-SHA-512', 'pw-1', ['SCRAM-SHA-512', 'SCRAM-SHA-256'], applied);
     expect(notMine.delete).toEqual([]);
   });
+  it('also deletes a mechanism recorded ahead of a write that was never confirmed, and only when Kafka has it', () => {
+    // A write of SCRAM-SHA-256 recorded ahead, then a crash before `applied` said so; the spec went back to 512.
+    expect(planScram('SCRAM-SHA-512', 'pw-1', ['SCRAM-SHA-512', 'SCRAM-SHA-256'], applied, ['SCRAM-SHA-512', 'SCRAM-SHA-256'])).toMatchObject({ upsert: false, delete: ['SCRAM-SHA-256'] });
+    expect(planScram('SCRAM-SHA-512', 'pw-1', ['SCRAM-SHA-512'], applied, ['SCRAM-SHA-256']).delete).toEqual([]);
+    expect(planScram('SCRAM-SHA-256', 'pw-1', ['SCRAM-SHA-512'], undefined, ['SCRAM-SHA-512'])).toMatchObject({ upsert: true, delete: ['SCRAM-SHA-512'] });
+  });
 });

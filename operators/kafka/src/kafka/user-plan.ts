@@ -142,10 +142,18 @@ export interface ScramPlan {
 /**
  * Decides whether the credential must be written: when Kafka has none for the desired mechanism, nothing was
  * recorded, the recorded mechanism differs, or the password's fingerprint under the recorded salt differs (a
- * rotation). A credential for another mechanism is deleted only when the operator recorded applying it. Pure.
+ * rotation). A credential for another mechanism is deleted only when the operator recorded applying it (`applied`)
+ * or recorded, before writing one, that it may have (`written`, the write-ahead list of mechanisms). Pure.
  */
-export function planScram(mechanism: ScramMechanism, password: string, observed: readonly ScramMechanism[], applied: AppliedCredential | undefined): ScramPlan {
-  const toDelete = applied !== undefined && applied.mechanism !== mechanism && observed.includes(applied.mechanism) ? [applied.mechanism] : [];
+export function planScram(
+  mechanism: ScramMechanism,
+  password: string,
+  observed: readonly ScramMechanism[],
+  applied: AppliedCredential | undefined,
+  written: readonly ScramMechanism[] = [],
+): ScramPlan {
+  const ours = new Set([...written, ...(applied === undefined ? [] : [applied.mechanism])]);
+  const toDelete = observed.filter((m) => m !== mechanism && ours.has(m));
   const plan = (upsert: boolean, why: string): ScramPlan => ({ upsert, mechanism, delete: toDelete, why });
   if (!observed.includes(mechanism)) return plan(true, `Kafka has no ${mechanism} credential for the user`);
   if (applied === undefined) return plan(true, 'no applied credential is recorded');

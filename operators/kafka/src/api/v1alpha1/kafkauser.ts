@@ -122,6 +122,13 @@ export const KafkaUserStatus = Type.Object(
         { description: 'What the operator last applied, to notice a changed password without storing it.' },
       ),
     ),
+    credentialMechanisms: Type.Optional(
+      Type.Array(Type.Union([Type.Literal('SCRAM-SHA-512'), Type.Literal('SCRAM-SHA-256')]), {
+        maxItems: 2,
+        description:
+          'The SCRAM mechanisms the operator may have written a credential for, recorded before each write: after a change of mechanism only these are removed, never a credential someone else set.',
+      }),
+    ),
   },
   { description: 'KafkaUserStatus is what the operator last applied for the user.' },
 );
