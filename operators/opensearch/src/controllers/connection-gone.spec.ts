@@ -18,8 +18,8 @@ const context: ExternalContext<KubernetesObject> = {
 function adapterFailingDeleteWith(error: Error | undefined): ExternalAdapter<KubernetesObject, unknown, unknown> {
   return {
     observe: () => Promise.resolve({ exists: false }),
-    create: () => Promise.resolve(),
-    update: () => Promise.resolve(),
+    create: () => Promise.resolve({}),
+    update: () => Promise.resolve({ status: { uuid: 'u-1' } }),
     delete: () => (error === undefined ? Promise.resolve() : Promise.reject(error)),
   };
 }
@@ -49,11 +49,13 @@ describe('releasingWhenConnectionGone', () => {
     expect(events.events).toEqual([]);
   });
 
-  it('passes everything else through, takeStatusFields included', async () => {
-    const inner = { ...adapterFailingDeleteWith(undefined), takeStatusFields: () => ({ uuid: 'x' }) };
+  it('passes everything else through, the optional intent included exactly when the adapter has one', async () => {
+    const inner = { ...adapterFailingDeleteWith(undefined), intent: () => ({ aliases: ['team-a-read'] }) };
     const adapter = releasingWhenConnectionGone(inner, recorder());
-    expect(adapter.takeStatusFields?.(object)).toEqual({ uuid: 'x' });
+    expect(adapter.intent?.(undefined, undefined, context)).toEqual({ aliases: ['team-a-read'] });
     await expect(adapter.observe(undefined, context)).resolves.toEqual({ exists: false });
-    expect('takeStatusFields' in releasingWhenConnectionGone(adapterFailingDeleteWith(undefined), recorder())).toBe(false);
+    await expect(adapter.create(undefined, context)).resolves.toEqual({});
+    await expect(adapter.update(undefined, undefined, context)).resolves.toEqual({ status: { uuid: 'u-1' } });
+    expect('intent' in releasingWhenConnectionGone(adapterFailingDeleteWith(undefined), recorder())).toBe(false);
   });
 });

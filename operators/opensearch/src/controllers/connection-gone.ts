@@ -7,7 +7,7 @@ import { parseExternalName } from './scope.ts';
 export const CONNECTION_GONE = 'ConnectionGone';
 
 /**
- * `adapter` as it is, except that a `delete` failing because the resource's OpenSearchConnection no longer exists
+ * `adapter` as it is (every call passed through, the optional `intent` included when it has one), except that a `delete` failing because the resource's OpenSearchConnection no longer exists
  * (`DependencyError` `ConnectionNotFound`) succeeds, with a Warning Event `ConnectionGone` on the resource saying what
  * was left in OpenSearch: there is no cluster left to delete from, and keeping the finalizer would hold the resource,
  * and its namespace, in `Terminating` for ever. Any other failure (a missing Secret, OpenSearch unreachable) still
@@ -34,6 +34,7 @@ export function releasingWhenConnectionGone<T extends KubernetesObject, D, O>(ad
       }
     },
   };
-  const take = adapter.takeStatusFields?.bind(adapter);
-  return take === undefined ? wrapped : { ...wrapped, takeStatusFields: take };
+  // `intent` is optional: present on the wrapper exactly when the adapter has one (the runtime writes it ahead).
+  const intent = adapter.intent?.bind(adapter);
+  return intent === undefined ? wrapped : { ...wrapped, intent };
 }

@@ -1,9 +1,14 @@
 // Fakes of this operator's own interfaces for the controllers' unit tests: a recording Kubernetes REST transport
-// (behind the runtime's Client), an in-memory OpenSearchApi for the security and index calls the adapters make, and
-// a Connections with a fixed tenancy. Not used outside tests.
+// (behind the runtime's Client), an in-memory OpenSearchApi for the security, index and template calls the adapters
+// make, a Connections with a fixed tenancy, and the runtime's real ExternalResourceReconciler over an adapter with
+// its objects in memory. Not used outside tests.
 import type { KubernetesObject } from '@kubernetes/client-node';
-import type { ExternalContext, RestRequest, RestTransport } from '@domain-operators/reconcile';
-import { Client, silentLogger } from '@domain-operators/reconcile';
+import type { ExternalAdapter, ExternalContext, ReconcileContext, RestRequest, RestTransport, Result } from '@domain-operators/reconcile';
+import { Client, ExternalResourceReconciler, silentLogger, statusChange } from '@domain-operators/reconcile';
+import { FakeObjects, RecordingRecorder } from '@domain-operators/reconcile/testing';
+import type { JsonObject } from '../opensearch/json.ts';
+import { isRecord } from '../opensearch/json.ts';
+import type { ComponentTemplateWire, IndexTemplateWire } from '../opensearch/template-plan.ts';
 import type { OpenSearchApi } from '../opensearch/client.ts';
 import type { ObservedIndex } from '../opensearch/index-plan.ts';
 import type { ObservedRole, ObservedRoleMapping, ObservedUser, RoleBody, RoleMappingBody, UserBody } from '../opensearch/security-plan.ts';
@@ -11,8 +16,24 @@ import type { Tenancy } from '../opensearch/tenancy.ts';
 import { tenancyFor } from '../opensearch/tenancy.ts';
 import type { Connections } from './connection-registry.ts';
 
-/** One thing that happened, in order: a Kubernetes request or an OpenSearch call. */
-export type Call = { readonly to: 'kube'; readonly method: string; readonly path: string; readonly body: unknown } | { readonly to: 'opensearch'; readonly op: string; readonly name: string; readonly body?: unknown };
+/**
+ * One thing that happened, in order: a Kubernetes request, an OpenSearch call, or a status patch of the reconciler
+ * ({@link reconcilerOver}; `change` is what the patch changed).
+ */
+export type Call =
+  | { readonly to: 'kube'; readonly method: string; readonly path: string; readonly body: unknown }
+  | { readonly to: 'opensearch'; readonly op: string; readonly name: string; readonly body?: unknown }
+  | { readonly to: 'status'; readonly change: Readonly<Record<string, unknown>> };
+
+/** A short name of each call: `status`, `kube` or the OpenSearch operation, for order assertions. */
+export function callNames(calls: readonly Call[]): string[] {
+  return calls.map((call) => (call.to === 'opensearch' ? call.op : call.to));
+}
+
+/** The changes of the status patches among `calls`, in order. */
+export function statusChanges(calls: readonly Call[]): Readonly<Record<string, unknown>>[] {
+  return calls.flatMap((call) => (call.to === 'status' ? [call.change] : []));
+}
 
 /** A Client over a transport that records every request in `calls` and answers `{}`. */
 export function recordingClient(calls: Call[]): Client {
@@ -34,6 +55,8 @@ export class FakeOpenSearch {
   readonly mappings = new Map<string, ObservedRoleMapping>();
   readonly users = new Map<string, ObservedUser & { password?: string }>();
   readonly indices = new Map<string, ObservedIndex>();
+  readonly indexTemplates = new Map<string, IndexTemplateWire>();
+  readonly componentTemplates = new Map<string, ComponentTemplateWire>();
   readonly #calls: Call[];
 
   constructor(calls: Call[]) {
@@ -47,16 +70,40 @@ export class FakeOpenSearch {
       clusterInfo: unused,
       getIndex: (name) => Promise.resolve(this.indices.get(name)),
       indexHealth: (name) => Promise.resolve(this.indices.has(name) ? 'green' : undefined),
-      createIndex: unused,
-      putIndexSettings: (name, body) => this.#write('putIndexSettings', name, body),
-      putMapping: (name, body) => this.#write('putMapping', name, body),
-      updateAliases: (actions) => this.#write('updateAliases', '', actions),
+      createIndex: (name, body) => {
+        const uuid = `uuid-${name}`;
+        const aliases = Object.fromEntries(Object.keys(body.aliases ?? {}).map((alias) => [alias, {}]));
+        this.indices.set(name, { name, uuid, settings: body.settings, mappings: body.mappings ?? {}, aliases });
+        return this.#write('createIndex', name, body).then(() => uuid);
+      },
+      putIndexSettings: (name, body) => {
+        this.#changeIndex(name, (index) => ({ ...index, settings: { ...index.settings, ...body } }));
+        return this.#write('putIndexSettings', name, body);
+      },
+      putMapping: (name, body) => {
+        // Top-level properties are added (enough for these tests; a real merge goes deeper).
+        this.#changeIndex(name, (index) => ({ ...index, mappings: { ...index.mappings, ...body, properties: { ...propertiesOf(index.mappings), ...propertiesOf(body) } } }));
+        return this.#write('putMapping', name, body);
+      },
+      updateAliases: (actions) => {
+        for (const action of actions) {
+          if ('add' in action) this.#changeIndex(action.add.index, (index) => ({ ...index, aliases: { ...index.aliases, [action.add.alias]: {} } }));
+          else this.#changeIndex(action.remove.index, (index) => ({ ...index, aliases: Object.fromEntries(Object.entries(index.aliases).filter(([alias]) => alias !== action.remove.alias)) }));
+        }
+        return this.#write('updateAliases', '', actions);
+      },
       deleteIndex: unused,
-      getIndexTemplate: unused,
-      putIndexTemplate: unused,
+      getIndexTemplate: (name) => Promise.resolve(stored(this.indexTemplates.get(name))),
+      putIndexTemplate: (name, body) => {
+        this.indexTemplates.set(name, body);
+        return this.#write('putIndexTemplate', name, body);
+      },
       deleteIndexTemplate: unused,
-      getComponentTemplate: unused,
-      putComponentTemplate: unused,
+      getComponentTemplate: (name) => Promise.resolve(stored(this.componentTemplates.get(name))),
+      putComponentTemplate: (name, body) => {
+        this.componentTemplates.set(name, body);
+        return this.#write('putComponentTemplate', name, body);
+      },
       deleteComponentTemplate: unused,
       getRole: (name) => Promise.resolve(this.roles.get(name)),
       putRole: (name, body: RoleBody) => {
@@ -96,10 +143,25 @@ export class FakeOpenSearch {
     };
   }
 
+  #changeIndex(name: string, change: (index: ObservedIndex) => ObservedIndex): void {
+    const index = this.indices.get(name);
+    if (index !== undefined) this.indices.set(name, change(index));
+  }
+
   #write(op: string, name: string, body?: unknown): Promise<void> {
     this.#calls.push({ to: 'opensearch', op, name, ...(body === undefined ? {} : { body }) });
     return Promise.resolve();
   }
+}
+
+function propertiesOf(mappings: JsonObject): JsonObject {
+  const properties = mappings['properties'];
+  return isRecord(properties) ? properties : {};
+}
+
+/** A template as a GET answers it: the body put, as plain JSON (settings stay flat, which the diff also reads). */
+function stored(body: IndexTemplateWire | ComponentTemplateWire | undefined): JsonObject | undefined {
+  return body === undefined ? undefined : (JSON.parse(JSON.stringify(body)) as JsonObject);
 }
 
 /** Connections to one fake cluster named `main`, with the tenancy rule `{namespace}-` over `namespaces`. */
@@ -126,5 +188,58 @@ export function adapterContext<T extends KubernetesObject>(object: T, externalNa
     reconcileId: 'test',
     log: silentLogger,
     signal: new AbortController().signal,
+  };
+}
+
+/** What {@link reconcilerOver} needs of a kind besides its adapter (as `ManagedKind` gives it). */
+export interface KindUnderTest<T extends KubernetesObject, D> {
+  externalName(object: T): string;
+  desired(object: T): D | Promise<D>;
+  readonly adoptExactMatch?: boolean;
+}
+
+/**
+ * The runtime's real `ExternalResourceReconciler` over `adapter` (as `managedController` builds it, deletion policy
+ * Delete), its objects held in memory by the runtime's `FakeObjects`. Every status patch is recorded in `calls` as
+ * `{ to: 'status', change }`, so a test sees it in order with the OpenSearch writes.
+ */
+export function reconcilerOver<T extends KubernetesObject, D, O>(calls: Call[], adapter: ExternalAdapter<T, D, O>, kind: KindUnderTest<T, D>) {
+  const objects = new FakeObjects<T>('opensearch.domain-operators.io/test');
+  const reconciler = new ExternalResourceReconciler<T, D, O>(
+    {
+      adapter,
+      claims: objects.claims((object) => kind.externalName(object)),
+      finalizer: objects.finalizer,
+      status: {
+        patchStatus: (object, desired, now) => {
+          const change = statusChange(object, desired, now);
+          if (change !== undefined) calls.push({ to: 'status', change });
+          return objects.statusWriter.patchStatus(object, desired, now);
+        },
+      },
+      events: new RecordingRecorder(),
+      now: () => new Date('2026-12-01T12:00:00Z'),
+      random: () => 0.5,
+    },
+    {
+      annotationPrefix: 'opensearch.domain-operators.io',
+      externalName: (object) => kind.externalName(object),
+      desired: (object) => kind.desired(object),
+      defaultDeletionPolicy: 'Delete',
+      ...(kind.adoptExactMatch === undefined ? {} : { adoptExactMatch: kind.adoptExactMatch }),
+    },
+  );
+  const contextOf = (object: T): ReconcileContext => ({
+    request: { namespace: object.metadata?.namespace, name: object.metadata?.name ?? '' },
+    reconcileId: 'test',
+    log: silentLogger,
+    signal: new AbortController().signal,
+  });
+  return {
+    objects,
+    /** Reconciles the stored object of `uid` (what the cache would hand over). */
+    reconcile: (uid: string): Promise<Result> => reconciler.reconcile(objects.current(uid), contextOf(objects.current(uid))),
+    /** The stored object's status. */
+    status: (uid: string): Readonly<Record<string, unknown>> => (objects.current(uid) as { status?: Readonly<Record<string, unknown>> }).status ?? {},
   };
 }

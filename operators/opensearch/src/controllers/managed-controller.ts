@@ -17,10 +17,7 @@ import type {
   InformerSource,
   RateLimiter,
   Recorder,
-  ReconcileContext,
-  Reconciler,
   ResourceType,
-  Result,
 } from '@domain-operators/reconcile';
 import {
   BucketRateLimiter,
@@ -32,14 +29,13 @@ import {
   ItemExponentialRateLimiter,
   labelsChanged,
   MaxOfRateLimiter,
-  patchStatusIfChanged,
   requestFor,
+  writeStatusIfChanged,
 } from '@domain-operators/reconcile';
 import { GROUP } from '../api/v1alpha1/common.ts';
 import { openSearchConnections } from '../api/v1alpha1/index.ts';
 import type { StoreSource } from './connection-registry.ts';
 import { releasingWhenConnectionGone } from './connection-gone.ts';
-import type { StatusFields } from './status-fields.ts';
 
 /** What every managed controller of the process shares. */
 export interface ManagedControllerDeps {
@@ -78,8 +74,6 @@ export interface ManagedKind<T extends KubernetesObject, D, O> {
    * read-modify-write a shared object (role bindings share a role mapping), so two of them never overwrite each other.
    */
   readonly maxWorkers?: number;
-  /** The kind's own status fields, forgotten once an object is gone. */
-  readonly statusFields?: StatusFields<T>;
   /** More indexers on the kind's informer (e.g. by Secret). */
   readonly indexers?: Readonly<Record<string, IndexFunc<T>>>;
   /** More watches, given the builder and the kind's own (indexed) cache, whose `store` may be read only in map functions. */
@@ -112,7 +106,8 @@ export function managedController<T extends KubernetesObject, D, O>(deps: Manage
       adapter: releasingWhenConnectionGone(kind.adapter, deps.events),
       claims: { claimants: (externalName) => informer.store.byIndex(BY_EXTERNAL_NAME, externalName) },
       finalizer: finalizerRunner(`${GROUP}/${kind.finalizer}`, { client: deps.client, type: kind.type, recorder: deps.events, group: GROUP }),
-      status: { patchStatus: (object, desired, now) => patchStatusIfChanged(deps.client, kind.type, object, desired, { now }) },
+      // The runtime's statusWriterFor(deps.client, kind.type), written out: its index does not export it (yet).
+      status: { patchStatus: (object, desired, now) => writeStatusIfChanged(deps.client, kind.type, object, desired, { now }) },
       events: deps.events,
     },
     {
@@ -124,7 +119,6 @@ export function managedController<T extends KubernetesObject, D, O>(deps: Manage
       ...(kind.adoptExactMatch === undefined ? {} : { adoptExactMatch: kind.adoptExactMatch }),
     },
   );
-  const reconciler = forgettingStatusFields(external, kind.statusFields);
   const builder = new ControllerBuilder({ informers: deps.informers }, kind.name)
     .for(kind.type)
     .watches(openSearchConnections.type, (connection) => informer.store.byIndex(BY_CONNECTION, connection.metadata.name ?? '').map(requestFor))
@@ -137,22 +131,10 @@ export function managedController<T extends KubernetesObject, D, O>(deps: Manage
       rateLimiter: operatorRateLimiter(deps.clock),
     });
   kind.watches?.(builder, informer);
-  return builder.complete(reconciler, { indexers });
+  return builder.complete(external, { indexers });
 }
 
 /** The worker count of a kind: the shared setting, raised to `minWorkers` and capped at `maxWorkers`. Pure. */
 export function workersFor(shared: number, kind: { readonly minWorkers?: number; readonly maxWorkers?: number }): number {
   return Math.min(Math.max(shared, kind.minWorkers ?? 1), kind.maxWorkers ?? Number.POSITIVE_INFINITY);
-}
-
-/** Drops the remembered status fields of an object once its deletion went through. */
-function forgettingStatusFields<T extends KubernetesObject>(inner: Reconciler<T>, fields: StatusFields<T> | undefined): Reconciler<T> {
-  if (fields === undefined) return inner;
-  return {
-    async reconcile(object: T, context: ReconcileContext): Promise<Result> {
-      const result = await inner.reconcile(object, context);
-      if (object.metadata?.deletionTimestamp != null && result.kind === 'done') fields.forget(object);
-      return result;
-    },
-  };
 }

@@ -4,6 +4,7 @@
  * whose patterns are checked there).
  */
 import type { Controller, DeleteTarget, ExternalAdapter, ExternalContext, ExternalObservation } from '@domain-operators/reconcile';
+import type { ExternalCreation, ExternalUpdate } from './adapter-results.ts';
 import type { OpenSearchComponentTemplate } from '../api/v1alpha1/index.ts';
 import { openSearchComponentTemplates } from '../api/v1alpha1/index.ts';
 import type { JsonObject } from '../opensearch/json.ts';
@@ -15,7 +16,6 @@ import type { ManagedControllerDeps } from './managed-controller.ts';
 import { managedController } from './managed-controller.ts';
 import type { TemplateDesired } from './opensearchindextemplate.reconciler.ts';
 import { externalNameOf, parseExternalName, scopeOf } from './scope.ts';
-import { StatusFields } from './status-fields.ts';
 
 /** The desired component template of a resource; throws `TenancyViolation` for aliases outside the prefix. */
 export function componentTemplateDesired(connections: Connections, object: OpenSearchComponentTemplate): TemplateDesired<ComponentTemplateWire> {
@@ -27,27 +27,28 @@ export function componentTemplateDesired(connections: Connections, object: OpenS
 
 /** The {@link ExternalAdapter} of component templates. */
 export class ComponentTemplateAdapter implements ExternalAdapter<OpenSearchComponentTemplate, TemplateDesired<ComponentTemplateWire>, JsonObject> {
-  readonly #deps: { readonly connections: Connections; readonly status: StatusFields<OpenSearchComponentTemplate> };
+  readonly #deps: { readonly connections: Connections };
 
-  constructor(deps: { readonly connections: Connections; readonly status: StatusFields<OpenSearchComponentTemplate> }) {
+  constructor(deps: { readonly connections: Connections }) {
     this.#deps = deps;
   }
 
   async observe(desired: TemplateDesired<ComponentTemplateWire>, context: ExternalContext<OpenSearchComponentTemplate>): Promise<ExternalObservation<JsonObject>> {
     const observed = await this.#deps.connections.api(desired.connection).getComponentTemplate(desired.name, { signal: context.signal });
     if (observed === undefined) return { exists: false };
-    await this.#deps.status.write(context.object, { templateName: desired.name }, context.signal);
     const diff = diffComponentTemplate(desired.body, observed);
-    return { exists: true, upToDate: diff.length === 0, diff, observed };
+    return { exists: true, upToDate: diff.length === 0, diff, observed, status: { templateName: desired.name } };
   }
 
-  async create(desired: TemplateDesired<ComponentTemplateWire>, context: ExternalContext<OpenSearchComponentTemplate>): Promise<void> {
+  /** Puts the whole template; reports its name. */
+  async create(desired: TemplateDesired<ComponentTemplateWire>, context: ExternalContext<OpenSearchComponentTemplate>): Promise<ExternalCreation> {
     await this.#deps.connections.api(desired.connection).putComponentTemplate(desired.name, desired.body, { signal: context.signal });
-    await this.#deps.status.write(context.object, { templateName: desired.name }, context.signal);
+    return { status: { templateName: desired.name } };
   }
 
-  async update(desired: TemplateDesired<ComponentTemplateWire>, _observed: JsonObject, context: ExternalContext<OpenSearchComponentTemplate>): Promise<void> {
-    await this.create(desired, context);
+  /** Puts the whole template again (it is owned whole). */
+  update(desired: TemplateDesired<ComponentTemplateWire>, _observed: JsonObject, context: ExternalContext<OpenSearchComponentTemplate>): Promise<ExternalUpdate> {
+    return this.create(desired, context);
   }
 
   async delete(target: DeleteTarget<TemplateDesired<ComponentTemplateWire>>, context: ExternalContext<OpenSearchComponentTemplate>): Promise<void> {
@@ -58,17 +59,15 @@ export class ComponentTemplateAdapter implements ExternalAdapter<OpenSearchCompo
 
 /** Builds the `OpenSearchComponentTemplate` controller (deletionPolicy Delete by default). */
 export function componentTemplateController(deps: ManagedControllerDeps & { readonly connections: Connections }): Controller<OpenSearchComponentTemplate> {
-  const status = new StatusFields({ client: deps.client, type: openSearchComponentTemplates.type });
   return managedController(deps, {
     name: 'opensearchcomponenttemplate',
     type: openSearchComponentTemplates.type,
     finalizer: 'component-template',
-    adapter: new ComponentTemplateAdapter({ connections: deps.connections, status }),
+    adapter: new ComponentTemplateAdapter({ connections: deps.connections }),
     externalName: (object) => externalNameOf(scopeOf(deps.connections, object, 'component template', object.spec.templateName)),
     desired: (object) => componentTemplateDesired(deps.connections, object),
     connectionOf: (object) => object.spec.connectionRef.name,
     defaultDeletionPolicy: 'Delete',
     deletionPolicy: (object) => object.spec.deletionPolicy,
-    statusFields: status,
   });
 }

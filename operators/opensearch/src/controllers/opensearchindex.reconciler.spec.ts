@@ -1,17 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { OpenSearchIndex } from '../api/v1alpha1/index.ts';
-import { openSearchIndices } from '../api/v1alpha1/index.ts';
 import type { Call } from './controller.test-support.ts';
-import { adapterContext, FakeOpenSearch, fakeConnections, recordingClient } from './controller.test-support.ts';
+import { adapterContext, callNames, FakeOpenSearch, fakeConnections, reconcilerOver, statusChanges } from './controller.test-support.ts';
 import { IndexAdapter, indexDesired, indexExternalName } from './opensearchindex.reconciler.ts';
-import { StatusFields } from './status-fields.ts';
 
-function index(spec: Partial<OpenSearchIndex['spec']>): OpenSearchIndex {
+function index(spec: Partial<OpenSearchIndex['spec']>, status?: OpenSearchIndex['status']): OpenSearchIndex {
   return {
     apiVersion: 'opensearch.domain-operators.io/v1alpha1',
     kind: 'OpenSearchIndex',
-    metadata: { namespace: 'team-a', name: 'logs', uid: 'logs-uid', resourceVersion: '1' },
+    metadata: { namespace: 'team-a', name: 'logs', uid: 'logs-uid', resourceVersion: '1', generation: 1 },
     spec: { connectionRef: { name: 'main' }, deletionPolicy: 'Retain', ...spec },
+    ...(status === undefined ? {} : { status }),
   };
 }
 
@@ -19,15 +18,16 @@ function setup() {
   const calls: Call[] = [];
   const openSearch = new FakeOpenSearch(calls);
   const connections = fakeConnections(openSearch.api());
-  const adapter = new IndexAdapter({ connections, status: new StatusFields({ client: recordingClient(calls), type: openSearchIndices.type }) });
+  const adapter = new IndexAdapter({ connections });
   openSearch.indices.set('team-a-logs', {
     name: 'team-a-logs',
     uuid: 'u-1',
     settings: { 'index.number_of_shards': '2', 'index.number_of_replicas': '0' },
     mappings: { properties: { message: { type: 'text' } } },
-    aliases: {},
+    aliases: { 'team-a-old': {} },
   });
-  return { calls, openSearch, connections, adapter };
+  const reconciler = () => reconcilerOver(calls, adapter, { externalName: (object) => indexExternalName(connections, object), desired: (object) => indexDesired(connections, object) });
+  return { calls, openSearch, connections, adapter, reconciler };
 }
 
 describe('indices', () => {
@@ -47,18 +47,69 @@ describe('indices', () => {
     expect(fx.calls).toEqual([]);
   });
 
-  it('apply a replica change, an added field and an alias, recording the alias before adding it', async () => {
+  it('report indexName, uuid and health as seen, and remove only an alias the object recorded as its own', async () => {
     const fx = setup();
-    const object = index({ settings: { numberOfReplicas: 1 }, mappings: { properties: { message: { type: 'text' }, host: { type: 'keyword' } } }, aliases: { 'team-a-read': {} } });
+    fx.openSearch.indices.set('team-a-logs', { ...fx.openSearch.indices.get('team-a-logs')!, aliases: { 'team-a-old': {}, 'team-a-by-hand': {} } });
+    const object = index({ aliases: { 'team-a-read': {} } }, { aliases: ['team-a-old'] });
     const desired = indexDesired(fx.connections, object);
     const context = adapterContext(object, 'main/team-a-logs');
+
     const observation = await fx.adapter.observe(desired, context);
     if (!observation.exists) throw new Error('index missing');
-    expect(observation.upToDate).toBe(false);
-    await fx.adapter.update(desired, observation.observed, context);
-    expect(fx.calls.map((call) => (call.to === 'kube' ? 'kube' : call.op))).toEqual(['kube', 'kube', 'putIndexSettings', 'putMapping', 'updateAliases']);
-    expect(fx.calls[0]).toMatchObject({ body: { status: { indexName: 'team-a-logs', uuid: 'u-1', health: 'green' } } });
-    expect(fx.calls[1]).toMatchObject({ body: { status: { aliases: ['team-a-read'] } } });
-    expect(fx.calls[2]).toMatchObject({ body: { 'index.number_of_replicas': 1 } });
+    expect(observation.status).toEqual({ indexName: 'team-a-logs', uuid: 'u-1', health: 'green' });
+    expect(observation.diff).toEqual(['aliases.team-a-read: add', 'aliases.team-a-old: remove']);
+
+    // Written ahead: the alias about to be added, and the one about to be removed until its removal went through.
+    expect(fx.adapter.intent(desired, observation.observed, context)).toEqual({ aliases: ['team-a-old', 'team-a-read'] });
+    expect(await fx.adapter.update(desired, observation.observed, context)).toEqual({ status: { aliases: ['team-a-read'] } });
+    expect(Object.keys(fx.openSearch.indices.get('team-a-logs')?.aliases ?? {}).sort()).toEqual(['team-a-by-hand', 'team-a-read']);
+    expect(callNames(fx.calls)).toEqual(['updateAliases']);
+
+    // Before a create: the index's name and every alias of the spec.
+    expect(fx.adapter.intent(desired, undefined, context)).toEqual({ indexName: 'team-a-logs', aliases: ['team-a-read'] });
+  });
+
+  it('write their status in one path: the aliases ahead of the create, then uuid and health with the conditions', async () => {
+    const fx = setup();
+    const r = fx.reconciler();
+    const object = { ...index({ settings: { numberOfShards: 1, numberOfReplicas: 0 }, aliases: { 'team-a-events-read': {} } }), metadata: { namespace: 'team-a', name: 'events', uid: 'events-uid', generation: 1 } };
+    r.objects.put(object);
+
+    await r.reconcile('events-uid');
+
+    expect(callNames(fx.calls)).toEqual(['status', 'createIndex', 'status']);
+    const [claim, done] = statusChanges(fx.calls);
+    expect(claim).toEqual({ indexName: 'team-a-events', aliases: ['team-a-events-read'], externalName: 'main/team-a-events', ownership: 'CreatePending' });
+    expect(done).toMatchObject({ uuid: 'uuid-team-a-events', health: 'green', ownership: 'Created', observedGeneration: 1 });
+    expect(r.status('events-uid')).toMatchObject({ indexName: 'team-a-events', uuid: 'uuid-team-a-events', aliases: ['team-a-events-read'] });
+  });
+
+  it('apply a replica change and an added field (the reported case) and move observedGeneration only with both conditions', async () => {
+    const fx = setup();
+    const r = fx.reconciler();
+    const spec = { settings: { numberOfShards: 2, numberOfReplicas: 0 }, mappings: { properties: { message: { type: 'text' } } }, aliases: { 'team-a-old': {} } };
+    r.objects.put(index(spec, { externalName: 'main/team-a-logs', ownership: 'Created', aliases: ['team-a-old'] }));
+    await r.reconcile('logs-uid');
+    expect(callNames(fx.calls)).toEqual(['status']);
+    expect(r.status('logs-uid')).toMatchObject({ observedGeneration: 1, uuid: 'u-1', health: 'green', indexName: 'team-a-logs' });
+    fx.calls.length = 0;
+
+    r.objects.edit('logs-uid', (o) => ({ ...o, spec: { ...o.spec, settings: { numberOfShards: 2, numberOfReplicas: 1 }, mappings: { properties: { message: { type: 'text' }, host: { type: 'keyword' } } }, aliases: { 'team-a-read': {} } } }));
+    await r.reconcile('logs-uid');
+
+    expect(callNames(fx.calls)).toEqual(['status', 'putIndexSettings', 'putMapping', 'updateAliases', 'status']);
+    const [ahead, done] = statusChanges(fx.calls);
+    expect(ahead).toEqual({ aliases: ['team-a-old', 'team-a-read'] });
+    expect(done).toMatchObject({ aliases: ['team-a-read'], observedGeneration: 2 });
+    const conditions = (done?.['conditions'] ?? []) as { type: string; observedGeneration?: number }[];
+    expect(conditions.map((c) => [c.type, c.observedGeneration])).toEqual([
+      ['Synced', 2],
+      ['Ready', 2],
+    ]);
+
+    // Steady state: nothing to write, to OpenSearch or to the status.
+    fx.calls.length = 0;
+    await r.reconcile('logs-uid');
+    expect(fx.calls).toEqual([]);
   });
 });

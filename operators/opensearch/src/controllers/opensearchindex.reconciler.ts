@@ -6,18 +6,20 @@
  * `indexName`, `uuid`, `health` and the aliases this resource applied.
  */
 import type { Controller, DeleteTarget, ExternalAdapter, ExternalContext, ExternalObservation } from '@domain-operators/reconcile';
+import type { ExternalCreation, ExternalStatusFields, ExternalUpdate } from './adapter-results.ts';
 import { TerminalError } from '@domain-operators/reconcile';
 import type { OpenSearchIndex } from '../api/v1alpha1/index.ts';
 import { openSearchIndices } from '../api/v1alpha1/index.ts';
 import type { DesiredIndex, IndexPlan, ObservedIndex } from '../opensearch/index-plan.ts';
 import { createIndexBody, desiredIndex, planIndex } from '../opensearch/index-plan.ts';
 import { OpenSearchError } from '../opensearch/errors.ts';
+import { sortedUnique } from '../opensearch/json.ts';
 import { checkIndexAliases, tenancyError } from '../opensearch/tenancy.ts';
 import type { Connections } from './connection-registry.ts';
 import type { ManagedControllerDeps } from './managed-controller.ts';
 import { managedController } from './managed-controller.ts';
 import { externalNameOf, parseExternalName, scopeOf } from './scope.ts';
-import { StatusFields } from './status-fields.ts';
+import { recordedStrings } from './recorded-status.ts';
 
 /** The desired index of a resource, on its connection. */
 export interface IndexDesired {
@@ -45,11 +47,14 @@ export function indexDesired(connections: Connections, object: OpenSearchIndex):
   return { connection: scope.connection, index: desiredIndex(scope.name, object.spec) };
 }
 
-/** The {@link ExternalAdapter} of indices. */
+/**
+ * The {@link ExternalAdapter} of indices. Reports `indexName`, `uuid` and `health` as seen; records the aliases it
+ * is about to add ahead of a create or update ({@link IndexAdapter.intent}), and reads them back from the object.
+ */
 export class IndexAdapter implements ExternalAdapter<OpenSearchIndex, IndexDesired, IndexObserved> {
-  readonly #deps: { readonly connections: Connections; readonly status: StatusFields<OpenSearchIndex> };
+  readonly #deps: { readonly connections: Connections };
 
-  constructor(deps: { readonly connections: Connections; readonly status: StatusFields<OpenSearchIndex> }) {
+  constructor(deps: { readonly connections: Connections }) {
     this.#deps = deps;
   }
 
@@ -60,20 +65,29 @@ export class IndexAdapter implements ExternalAdapter<OpenSearchIndex, IndexDesir
     const index = await api.getIndex(name, { signal: context.signal });
     if (index === undefined) return { exists: false };
     const health = await api.indexHealth(name, { signal: context.signal });
-    const plan = planIndex(desired.index, index, this.#appliedAliases(context.object));
+    const plan = planIndex(desired.index, index, recordedStrings(context.object, 'aliases'));
     if (plan.kind === 'refused') throw new TerminalError(`${plan.message}; nothing was changed`, plan.reason);
-    await this.#deps.status.write(context.object, { indexName: name, uuid: index.uuid, ...(health === undefined ? {} : { health }) }, context.signal);
-    return { exists: true, upToDate: plan.upToDate, diff: plan.diff, observed: { index, health, plan } };
+    return { exists: true, upToDate: plan.upToDate, diff: plan.diff, observed: { index, health, plan }, status: seen(name, index.uuid, health) };
   }
 
-  async create(desired: IndexDesired, context: ExternalContext<OpenSearchIndex>): Promise<void> {
+  /**
+   * The aliases this resource may own once the create or update is through, recorded before it: the spec's aliases
+   * before a create; before an update, those recorded so far together with the plan's, so an alias is forgotten only
+   * after its removal went through (the update's result then records the plan's alone). Recording an alias that
+   * is then not added is harmless: only present aliases are ever removed. Pure.
+   */
+  intent(desired: IndexDesired, observed: IndexObserved | undefined, context: ExternalContext<OpenSearchIndex>): ExternalStatusFields {
+    if (observed === undefined) return { indexName: desired.index.name, aliases: Object.keys(desired.index.aliases).sort() };
+    return { aliases: sortedUnique([...recordedStrings(context.object, 'aliases'), ...observed.plan.appliedAliases]) };
+  }
+
+  /** Creates the index with its settings, mappings and aliases; reports its `uuid` and `health`. */
+  async create(desired: IndexDesired, context: ExternalContext<OpenSearchIndex>): Promise<ExternalCreation> {
     const api = this.#deps.connections.api(desired.connection);
     const name = desired.index.name;
-    // Aliases are recorded first: recording one that the create then fails to add is harmless (only present ones are removed).
-    await this.#deps.status.write(context.object, { indexName: name, aliases: Object.keys(desired.index.aliases).sort() }, context.signal);
     const uuid = await this.#createOnce(desired, context);
     const health = await api.indexHealth(name, { signal: context.signal });
-    await this.#deps.status.write(context.object, { uuid, ...(health === undefined ? {} : { health }) }, context.signal);
+    return { status: { ...seen(name, uuid, health), aliases: Object.keys(desired.index.aliases).sort() } };
   }
 
   /**
@@ -96,35 +110,35 @@ export class IndexAdapter implements ExternalAdapter<OpenSearchIndex, IndexDesir
     }
   }
 
-  async update(desired: IndexDesired, observed: IndexObserved, context: ExternalContext<OpenSearchIndex>): Promise<void> {
+  /** Applies the plan `observe` made (settings, added mappings, alias actions); reports the aliases it now owns. */
+  async update(desired: IndexDesired, observed: IndexObserved, context: ExternalContext<OpenSearchIndex>): Promise<ExternalUpdate> {
     const api = this.#deps.connections.api(desired.connection);
     const { plan } = observed;
     const name = desired.index.name;
-    await this.#deps.status.write(context.object, { aliases: plan.appliedAliases }, context.signal);
     if (plan.settings !== undefined) await api.putIndexSettings(name, plan.settings, { signal: context.signal });
     if (plan.mappings !== undefined) await api.putMapping(name, plan.mappings, { signal: context.signal });
     await api.updateAliases(plan.aliasActions, { signal: context.signal });
+    return { status: { aliases: [...plan.appliedAliases] } };
   }
 
   async delete(target: DeleteTarget<IndexDesired>, context: ExternalContext<OpenSearchIndex>): Promise<void> {
     const { connection, name } = parseExternalName(target.externalName);
     await this.#deps.connections.api(connection).deleteIndex(name, { signal: context.signal });
   }
+}
 
-  #appliedAliases(object: OpenSearchIndex): readonly string[] {
-    const recorded = this.#deps.status.read(object, 'aliases');
-    return Array.isArray(recorded) ? recorded.filter((alias): alias is string => typeof alias === 'string') : [];
-  }
+/** The index's own status fields as seen: its name, uuid and (when known) health. */
+function seen(indexName: string, uuid: string, health: string | undefined): ExternalStatusFields {
+  return { indexName, uuid, ...(health === undefined ? {} : { health }) };
 }
 
 /** Builds the `OpenSearchIndex` controller (deletionPolicy Retain by default). */
 export function indexController(deps: ManagedControllerDeps & { readonly connections: Connections }): Controller<OpenSearchIndex> {
-  const status = new StatusFields({ client: deps.client, type: openSearchIndices.type });
   return managedController(deps, {
     name: 'opensearchindex',
     type: openSearchIndices.type,
     finalizer: 'index',
-    adapter: new IndexAdapter({ connections: deps.connections, status }),
+    adapter: new IndexAdapter({ connections: deps.connections }),
     externalName: (object) => indexExternalName(deps.connections, object),
     desired: (object) => indexDesired(deps.connections, object),
     connectionOf: (object) => object.spec.connectionRef.name,
@@ -133,6 +147,5 @@ export function indexController(deps: ManagedControllerDeps & { readonly connect
     // (operators/opensearch/README.md, Benchmarks).
     minWorkers: 16,
     deletionPolicy: (object) => object.spec.deletionPolicy,
-    statusFields: status,
   });
 }

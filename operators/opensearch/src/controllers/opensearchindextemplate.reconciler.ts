@@ -3,6 +3,7 @@
  * first: the name, every index pattern and every alias must be inside the namespace's prefix.
  */
 import type { Controller, DeleteTarget, ExternalAdapter, ExternalContext, ExternalObservation } from '@domain-operators/reconcile';
+import type { ExternalCreation, ExternalUpdate } from './adapter-results.ts';
 import type { OpenSearchIndexTemplate } from '../api/v1alpha1/index.ts';
 import { openSearchIndexTemplates } from '../api/v1alpha1/index.ts';
 import type { JsonObject } from '../opensearch/json.ts';
@@ -13,7 +14,6 @@ import type { Connections } from './connection-registry.ts';
 import type { ManagedControllerDeps } from './managed-controller.ts';
 import { managedController } from './managed-controller.ts';
 import { externalNameOf, parseExternalName, scopeOf } from './scope.ts';
-import { StatusFields } from './status-fields.ts';
 
 /** The desired template: where, its name, its request body. */
 export interface TemplateDesired<W> {
@@ -32,27 +32,28 @@ export function indexTemplateDesired(connections: Connections, object: OpenSearc
 
 /** The {@link ExternalAdapter} of index templates. */
 export class IndexTemplateAdapter implements ExternalAdapter<OpenSearchIndexTemplate, TemplateDesired<IndexTemplateWire>, JsonObject> {
-  readonly #deps: { readonly connections: Connections; readonly status: StatusFields<OpenSearchIndexTemplate> };
+  readonly #deps: { readonly connections: Connections };
 
-  constructor(deps: { readonly connections: Connections; readonly status: StatusFields<OpenSearchIndexTemplate> }) {
+  constructor(deps: { readonly connections: Connections }) {
     this.#deps = deps;
   }
 
   async observe(desired: TemplateDesired<IndexTemplateWire>, context: ExternalContext<OpenSearchIndexTemplate>): Promise<ExternalObservation<JsonObject>> {
     const observed = await this.#deps.connections.api(desired.connection).getIndexTemplate(desired.name, { signal: context.signal });
     if (observed === undefined) return { exists: false };
-    await this.#deps.status.write(context.object, { templateName: desired.name }, context.signal);
     const diff = diffIndexTemplate(desired.body, observed);
-    return { exists: true, upToDate: diff.length === 0, diff, observed };
+    return { exists: true, upToDate: diff.length === 0, diff, observed, status: { templateName: desired.name } };
   }
 
-  async create(desired: TemplateDesired<IndexTemplateWire>, context: ExternalContext<OpenSearchIndexTemplate>): Promise<void> {
+  /** Puts the whole template; reports its name. */
+  async create(desired: TemplateDesired<IndexTemplateWire>, context: ExternalContext<OpenSearchIndexTemplate>): Promise<ExternalCreation> {
     await this.#deps.connections.api(desired.connection).putIndexTemplate(desired.name, desired.body, { signal: context.signal });
-    await this.#deps.status.write(context.object, { templateName: desired.name }, context.signal);
+    return { status: { templateName: desired.name } };
   }
 
-  async update(desired: TemplateDesired<IndexTemplateWire>, _observed: JsonObject, context: ExternalContext<OpenSearchIndexTemplate>): Promise<void> {
-    await this.create(desired, context);
+  /** Puts the whole template again (it is owned whole). */
+  update(desired: TemplateDesired<IndexTemplateWire>, _observed: JsonObject, context: ExternalContext<OpenSearchIndexTemplate>): Promise<ExternalUpdate> {
+    return this.create(desired, context);
   }
 
   async delete(target: DeleteTarget<TemplateDesired<IndexTemplateWire>>, context: ExternalContext<OpenSearchIndexTemplate>): Promise<void> {
@@ -63,17 +64,15 @@ export class IndexTemplateAdapter implements ExternalAdapter<OpenSearchIndexTemp
 
 /** Builds the `OpenSearchIndexTemplate` controller (deletionPolicy Delete by default). */
 export function indexTemplateController(deps: ManagedControllerDeps & { readonly connections: Connections }): Controller<OpenSearchIndexTemplate> {
-  const status = new StatusFields({ client: deps.client, type: openSearchIndexTemplates.type });
   return managedController(deps, {
     name: 'opensearchindextemplate',
     type: openSearchIndexTemplates.type,
     finalizer: 'index-template',
-    adapter: new IndexTemplateAdapter({ connections: deps.connections, status }),
+    adapter: new IndexTemplateAdapter({ connections: deps.connections }),
     externalName: (object) => externalNameOf(scopeOf(deps.connections, object, 'index template', object.spec.templateName)),
     desired: (object) => indexTemplateDesired(deps.connections, object),
     connectionOf: (object) => object.spec.connectionRef.name,
     defaultDeletionPolicy: 'Delete',
     deletionPolicy: (object) => object.spec.deletionPolicy,
-    statusFields: status,
   });
 }

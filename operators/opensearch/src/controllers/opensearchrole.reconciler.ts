@@ -4,6 +4,7 @@
  * never written. A role changed or deleted by hand is put back at the next drift check, with an Event.
  */
 import type { Controller, DeleteTarget, ExternalAdapter, ExternalContext, ExternalObservation } from '@domain-operators/reconcile';
+import type { ExternalCreation, ExternalUpdate } from './adapter-results.ts';
 import type { OpenSearchRole } from '../api/v1alpha1/index.ts';
 import { openSearchRoles } from '../api/v1alpha1/index.ts';
 import type { ObservedRole, RoleBody } from '../opensearch/security-plan.ts';
@@ -14,7 +15,6 @@ import type { ManagedControllerDeps } from './managed-controller.ts';
 import { managedController } from './managed-controller.ts';
 import type { Scope } from './scope.ts';
 import { externalNameOf, parseExternalName, scopeOf } from './scope.ts';
-import { StatusFields } from './status-fields.ts';
 
 /** The desired role: where, its name, its body. */
 export interface RoleDesired {
@@ -38,9 +38,9 @@ export function roleDesired(connections: Connections, object: OpenSearchRole): R
 
 /** The {@link ExternalAdapter} of roles. */
 export class RoleAdapter implements ExternalAdapter<OpenSearchRole, RoleDesired, ObservedRole> {
-  readonly #deps: { readonly connections: Connections; readonly status: StatusFields<OpenSearchRole> };
+  readonly #deps: { readonly connections: Connections };
 
-  constructor(deps: { readonly connections: Connections; readonly status: StatusFields<OpenSearchRole> }) {
+  constructor(deps: { readonly connections: Connections }) {
     this.#deps = deps;
   }
 
@@ -50,18 +50,19 @@ export class RoleAdapter implements ExternalAdapter<OpenSearchRole, RoleDesired,
     const refusal = checkSecurityObject('role', desired.name, observed);
     if (refusal !== undefined) throw tenancyError(refusal);
     if (observed === undefined) return { exists: false };
-    await this.#deps.status.write(context.object, { roleName: desired.name }, context.signal);
     const comparison = compareRole(desired.body, observed);
-    return { exists: true, upToDate: comparison.upToDate, diff: comparison.diff, observed };
+    return { exists: true, upToDate: comparison.upToDate, diff: comparison.diff, observed, status: { roleName: desired.name } };
   }
 
-  async create(desired: RoleDesired, context: ExternalContext<OpenSearchRole>): Promise<void> {
+  /** Puts the whole role; reports its name. */
+  async create(desired: RoleDesired, context: ExternalContext<OpenSearchRole>): Promise<ExternalCreation> {
     await this.#deps.connections.api(desired.connection).putRole(desired.name, desired.body, { signal: context.signal });
-    await this.#deps.status.write(context.object, { roleName: desired.name }, context.signal);
+    return { status: { roleName: desired.name } };
   }
 
-  async update(desired: RoleDesired, _observed: ObservedRole, context: ExternalContext<OpenSearchRole>): Promise<void> {
-    await this.create(desired, context);
+  /** Puts the whole role again (it is owned whole). */
+  update(desired: RoleDesired, _observed: ObservedRole, context: ExternalContext<OpenSearchRole>): Promise<ExternalUpdate> {
+    return this.create(desired, context);
   }
 
   async delete(target: DeleteTarget<RoleDesired>, context: ExternalContext<OpenSearchRole>): Promise<void> {
@@ -76,16 +77,14 @@ export class RoleAdapter implements ExternalAdapter<OpenSearchRole, RoleDesired,
 
 /** Builds the `OpenSearchRole` controller (roles are deleted with their resource). */
 export function roleController(deps: ManagedControllerDeps & { readonly connections: Connections }): Controller<OpenSearchRole> {
-  const status = new StatusFields({ client: deps.client, type: openSearchRoles.type });
   return managedController(deps, {
     name: 'opensearchrole',
     type: openSearchRoles.type,
     finalizer: 'role',
-    adapter: new RoleAdapter({ connections: deps.connections, status }),
+    adapter: new RoleAdapter({ connections: deps.connections }),
     externalName: (object) => externalNameOf(roleScope(deps.connections, object)),
     desired: (object) => roleDesired(deps.connections, object),
     connectionOf: (object) => object.spec.connectionRef.name,
     defaultDeletionPolicy: 'Delete',
-    statusFields: status,
   });
 }

@@ -6,10 +6,12 @@
  * listed in the connection's `bindableRoles`, never a protected mapping.
  */
 import type { Controller, DeleteTarget, ExternalAdapter, ExternalContext, ExternalObservation } from '@domain-operators/reconcile';
+import type { ExternalCreation, ExternalStatusFields, ExternalUpdate } from './adapter-results.ts';
 import { objectKey, requestFor, TerminalError } from '@domain-operators/reconcile';
 import type { OpenSearchRole, OpenSearchRoleBinding } from '../api/v1alpha1/index.ts';
 import { openSearchRoleBindings, openSearchRoles } from '../api/v1alpha1/index.ts';
 import type { OpenSearchApi } from '../opensearch/client.ts';
+import { sortedUnique } from '../opensearch/json.ts';
 import type { ObservedRoleMapping, RoleMappingPlan } from '../opensearch/security-plan.ts';
 import { planRoleMapping, releaseRoleMapping } from '../opensearch/security-plan.ts';
 import { checkRoleBinding, checkSecurityObject, tenancyError } from '../opensearch/tenancy.ts';
@@ -19,7 +21,7 @@ import { DependencyError } from './connection-registry.ts';
 import type { ManagedControllerDeps } from './managed-controller.ts';
 import { managedController } from './managed-controller.ts';
 import { roleScope } from './opensearchrole.reconciler.ts';
-import { StatusFields } from './status-fields.ts';
+import { recordedStatus } from './recorded-status.ts';
 
 /** The desired entries of a binding in the mapping of `roleName`. */
 export interface BindingDesired {
@@ -76,30 +78,60 @@ export function bindingExternalName(deps: RoleBindingDeps, object: OpenSearchRol
   return `${desired.connection}/${desired.roleName}/${object.metadata.namespace ?? ''}/${object.metadata.name ?? ''}`;
 }
 
-/** The {@link ExternalAdapter} of role bindings. */
+/**
+ * The {@link ExternalAdapter} of role bindings. A binding's part of the shared mapping "exists" when every entry it
+ * wants is there, or when it already has a record (`status.applied`) in this mapping: then a missing entry is drift,
+ * put back by an update planned from what `observe` read. So `create` runs only for a binding that has no entry of
+ * its own in the mapping yet, and the entries it adds are recorded ahead of every write ({@link RoleBindingAdapter.intent}).
+ */
 export class RoleBindingAdapter implements ExternalAdapter<OpenSearchRoleBinding, BindingDesired, BindingObserved> {
-  readonly #deps: RoleBindingDeps & { readonly bindings: StoreSource<OpenSearchRoleBinding>; readonly status: StatusFields<OpenSearchRoleBinding> };
+  readonly #deps: RoleBindingDeps & { readonly bindings: StoreSource<OpenSearchRoleBinding> };
 
-  constructor(deps: RoleBindingDeps & { readonly bindings: StoreSource<OpenSearchRoleBinding>; readonly status: StatusFields<OpenSearchRoleBinding> }) {
+  constructor(deps: RoleBindingDeps & { readonly bindings: StoreSource<OpenSearchRoleBinding> }) {
     this.#deps = deps;
   }
 
-  /** Exists when every wanted entry is in the mapping; a protected mapping is a `TenancyViolation`. */
+  /** Reads the mapping and plans this binding's entries; a protected mapping is a `TenancyViolation`. */
   async observe(desired: BindingDesired, context: ExternalContext<OpenSearchRoleBinding>): Promise<ExternalObservation<BindingObserved>> {
-    const observed = await this.#plan(desired, context);
+    const recorded = appliedIn(context.object, desired.roleName);
+    const observed = await this.#plan(desired, recorded, context);
     const mapping = observed.mapping;
     const present =
       mapping !== undefined && desired.users.every((user) => mapping.users.includes(user)) && desired.backendRoles.every((role) => mapping.backend_roles.includes(role));
-    if (!present) return { exists: false };
-    return { exists: true, upToDate: observed.plan.upToDate, diff: observed.plan.diff, observed };
+    if (!present && recorded === undefined) return { exists: false };
+    return { exists: true, upToDate: observed.plan.upToDate, diff: observed.plan.diff, observed, status: { applied: appliedOf(desired, observed.plan) } };
   }
 
-  async create(desired: BindingDesired, context: ExternalContext<OpenSearchRoleBinding>): Promise<void> {
-    await this.#apply(desired, await this.#plan(desired, context), context);
+  /**
+   * The entries this binding may own once the write is through, recorded before it, so a crash right after the
+   * write cannot leave an entry it added unrecorded. Before an update: the entries recorded so far with those the
+   * plan owns (an entry it drops is forgotten only with the update's result, after the drop went through). Before a
+   * create, which runs without a plan: every entry the spec wants. The create's result then records only those it
+   * added (not those already there), so the wider record stays only when the process dies between the two writes;
+   * the binding then also owns a wanted entry that was already there. Pure.
+   */
+  intent(desired: BindingDesired, observed: BindingObserved | undefined, context: ExternalContext<OpenSearchRoleBinding>): ExternalStatusFields {
+    const mayOwn = observed === undefined ? { users: desired.users, backendRoles: desired.backendRoles } : observed.plan.applied;
+    const recorded = observed === undefined ? undefined : appliedIn(context.object, desired.roleName);
+    const applied: RoleBindingApplied = {
+      roleName: desired.roleName,
+      users: sortedUnique([...(recorded?.users ?? []), ...mayOwn.users]),
+      backendRoles: sortedUnique([...(recorded?.backendRoles ?? []), ...mayOwn.backendRoles]),
+    };
+    return { applied };
   }
 
-  async update(desired: BindingDesired, observed: BindingObserved, context: ExternalContext<OpenSearchRoleBinding>): Promise<void> {
-    await this.#apply(desired, observed, context);
+  /**
+   * Adds the binding's entries to the mapping (creating it when absent). Runs only when `observe` found no record of
+   * this binding in the mapping, so none of the entries there are its own: entries already present are not claimed.
+   */
+  async create(desired: BindingDesired, context: ExternalContext<OpenSearchRoleBinding>): Promise<ExternalCreation> {
+    return this.#apply(desired, await this.#plan(desired, undefined, context), context);
+  }
+
+  /** Writes the mapping `observe` planned; reports the entries this binding owns now. */
+  update(desired: BindingDesired, observed: BindingObserved, context: ExternalContext<OpenSearchRoleBinding>): Promise<ExternalUpdate> {
+    return this.#apply(desired, observed, context);
   }
 
   /** Removes this binding's entries, keeping everyone else's; deletes the mapping when nothing is left in it. */
@@ -108,26 +140,26 @@ export class RoleBindingAdapter implements ExternalAdapter<OpenSearchRoleBinding
     const api = this.#deps.connections.api(connection);
     const mapping = await this.#mapping(api, roleName, context);
     if (mapping === undefined) return;
-    const release = releaseRoleMapping(mapping, this.#applied(context.object, roleName), this.#wantedByOthers(context.object, connection, roleName));
+    const release = releaseRoleMapping(mapping, appliedIn(context.object, roleName), this.#wantedByOthers(context.object, connection, roleName));
     if (release.empty) await api.deleteRoleMapping(roleName, { signal: context.signal });
     else if (!release.upToDate) await api.putRoleMapping(roleName, release.body, { signal: context.signal });
   }
 
-  async #apply(desired: BindingDesired, observed: BindingObserved, context: ExternalContext<OpenSearchRoleBinding>): Promise<void> {
+  async #apply(desired: BindingDesired, observed: BindingObserved, context: ExternalContext<OpenSearchRoleBinding>): Promise<{ readonly status: ExternalStatusFields }> {
     const { plan } = observed;
-    const applied: RoleBindingApplied = { roleName: desired.roleName, users: plan.applied.users, backendRoles: plan.applied.backendRoles };
-    await this.#deps.status.write(context.object, { applied }, context.signal);
-    if (plan.upToDate || (observed.mapping === undefined && plan.empty)) return;
+    const status = { applied: appliedOf(desired, plan) };
+    if (plan.upToDate || (observed.mapping === undefined && plan.empty)) return { status };
     await this.#deps.connections.api(desired.connection).putRoleMapping(desired.roleName, plan.body, { signal: context.signal });
+    return { status };
   }
 
-  async #plan(desired: BindingDesired, context: ExternalContext<OpenSearchRoleBinding>): Promise<BindingObserved> {
+  async #plan(desired: BindingDesired, applied: RoleBindingApplied | undefined, context: ExternalContext<OpenSearchRoleBinding>): Promise<BindingObserved> {
     const api = this.#deps.connections.api(desired.connection);
     const mapping = await this.#mapping(api, desired.roleName, context);
     const plan = planRoleMapping({
       desired: { users: desired.users, backendRoles: desired.backendRoles },
       observed: mapping,
-      applied: this.#applied(context.object, desired.roleName),
+      applied,
       wantedByOthers: this.#wantedByOthers(context.object, desired.connection, desired.roleName),
     });
     return { mapping, plan };
@@ -140,15 +172,6 @@ export class RoleBindingAdapter implements ExternalAdapter<OpenSearchRoleBinding
     return mapping;
   }
 
-  /** What this binding recorded as its own entries of `roleName`'s mapping. */
-  #applied(object: OpenSearchRoleBinding, roleName: string): RoleBindingApplied | undefined {
-    const recorded = this.#deps.status.read(object, 'applied');
-    if (typeof recorded !== 'object' || recorded === null) return undefined;
-    const applied = recorded as Partial<RoleBindingApplied>;
-    if (applied.roleName !== roleName) return undefined;
-    return { roleName, users: applied.users ?? [], backendRoles: applied.backendRoles ?? [] };
-  }
-
   /** Entries other bindings of the same mapping want (never removed by this one). */
   #wantedByOthers(object: OpenSearchRoleBinding, connection: string, roleName: string): { users: string[]; backendRoles: string[] } {
     const others = this.#deps.bindings.store.byIndex(BY_ROLE_MAPPING, `${connection}/${roleName}`).filter((other) => other.metadata.uid !== object.metadata.uid);
@@ -156,11 +179,23 @@ export class RoleBindingAdapter implements ExternalAdapter<OpenSearchRoleBinding
   }
 }
 
+/** What `object` recorded as its own entries of `roleName`'s mapping; `undefined` when it has no record there. */
+function appliedIn(object: OpenSearchRoleBinding, roleName: string): RoleBindingApplied | undefined {
+  const recorded = recordedStatus(object, 'applied');
+  if (typeof recorded !== 'object' || recorded === null) return undefined;
+  const applied = recorded as Partial<RoleBindingApplied>;
+  if (applied.roleName !== roleName) return undefined;
+  return { roleName, users: applied.users ?? [], backendRoles: applied.backendRoles ?? [] };
+}
+
+function appliedOf(desired: BindingDesired, plan: RoleMappingPlan): RoleBindingApplied {
+  return { roleName: desired.roleName, users: plan.applied.users, backendRoles: plan.applied.backendRoles };
+}
+
 /** Builds the `OpenSearchRoleBinding` controller; a change of a referenced `OpenSearchRole` wakes its bindings. */
 export function roleBindingController(deps: ManagedControllerDeps & { readonly connections: Connections }): Controller<OpenSearchRoleBinding> {
   const roles = deps.informers.informerFor(openSearchRoles.type);
   const kindDeps: RoleBindingDeps = { connections: deps.connections, roles };
-  const status = new StatusFields({ client: deps.client, type: openSearchRoleBindings.type });
   const indexers = {
     [BY_ROLE_MAPPING]: (object: OpenSearchRoleBinding): readonly string[] => {
       try {
@@ -177,7 +212,7 @@ export function roleBindingController(deps: ManagedControllerDeps & { readonly c
     name: 'opensearchrolebinding',
     type: openSearchRoleBindings.type,
     finalizer: 'role-binding',
-    adapter: new RoleBindingAdapter({ ...kindDeps, bindings, status }),
+    adapter: new RoleBindingAdapter({ ...kindDeps, bindings }),
     externalName: (object) => bindingExternalName(kindDeps, object),
     desired: (object) => bindingDesired(kindDeps, object),
     connectionOf: (object) => object.spec.connectionRef.name,
@@ -188,7 +223,6 @@ export function roleBindingController(deps: ManagedControllerDeps & { readonly c
     // Entries already in the mapping are adopted without the annotation: a binding never claims them, so its
     // deletion leaves them there.
     adoptExactMatch: true,
-    statusFields: status,
     indexers,
     watches: (builder, own) => {
       builder.watches(openSearchRoles.type, (role) => own.store.byIndex(BY_ROLE_REF, objectKey(role)).map(requestFor));

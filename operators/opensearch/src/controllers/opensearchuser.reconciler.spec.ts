@@ -2,16 +2,14 @@ import type { V1Secret } from '@kubernetes/client-node';
 import { StoreWriter } from '@domain-operators/reconcile';
 import { describe, expect, it } from 'vitest';
 import type { OpenSearchUser } from '../api/v1alpha1/index.ts';
-import { openSearchUsers } from '../api/v1alpha1/index.ts';
 import type { Call } from './controller.test-support.ts';
-import { adapterContext, FakeOpenSearch, fakeConnections, recordingClient } from './controller.test-support.ts';
+import { adapterContext, callNames, FakeOpenSearch, fakeConnections, reconcilerOver, recordingClient, statusChanges } from './controller.test-support.ts';
 import { generatePassword, passwordSource, UserAdapter, userDesired } from './opensearchuser.reconciler.ts';
-import { StatusFields } from './status-fields.ts';
 
 const user: OpenSearchUser = {
   apiVersion: 'opensearch.domain-operators.io/v1alpha1',
   kind: 'OpenSearchUser',
-  metadata: { namespace: 'team-a', name: 'bob', uid: 'bob-uid', resourceVersion: '1' },
+  metadata: { namespace: 'team-a', name: 'bob', uid: 'bob-uid', resourceVersion: '1', generation: 1 },
   spec: { connectionRef: { name: 'main' }, passwordSecretRef: { name: 'bob-password', key: 'password' }, attributes: { team: 'a' } },
 };
 
@@ -25,7 +23,7 @@ function setup() {
   const connections = fakeConnections(openSearch.api());
   const secrets = new StoreWriter<V1Secret>();
   const client = recordingClient(calls);
-  const adapter = new UserAdapter({ connections, status: new StatusFields({ client, type: openSearchUsers.type }) });
+  const adapter = new UserAdapter({ connections });
   return { calls, openSearch, connections, secrets, client, adapter };
 }
 
@@ -43,34 +41,37 @@ describe('users', () => {
     expect(fx.calls).toEqual([]);
   });
 
-  it('apply a rotated password once, say so without the password, and record the new fingerprint after the put', async () => {
+  it('apply a rotated password once, say so without the password, and record the new fingerprint with the put’s result', async () => {
     const fx = setup();
     const deps = { connections: fx.connections, secrets: { store: fx.secrets.reader() }, client: fx.client };
+    const r = reconcilerOver(fx.calls, fx.adapter, { externalName: () => 'main/team-a-bob', desired: (object) => userDesired(deps, object) });
     fx.secrets.replace([passwordSecret('first-Secret-1', '1')]);
-    const context = adapterContext(user, 'main/team-a-bob');
-    const first = await userDesired(deps, user);
-    expect(await fx.adapter.observe(first, context)).toEqual({ exists: false });
-    await fx.adapter.create(first, context);
+    r.objects.put(user);
+
+    await r.reconcile('bob-uid');
     expect(fx.openSearch.users.get('team-a-bob')?.password).toBe('first-Secret-1');
-    const recorded = fx.calls.filter((call) => call.to === 'kube');
-    expect(recorded).toHaveLength(1);
-    expect(JSON.stringify(recorded)).not.toContain('first-Secret-1');
+    expect(callNames(fx.calls)).toEqual(['status', 'putUser', 'status']);
+    const first = r.status('bob-uid')['passwordApplied'];
+    expect(first).toMatchObject({ fingerprint: expect.stringMatching(/^hmac-sha256:/) as string });
+    expect(statusChanges(fx.calls)[1]).toMatchObject({ username: 'team-a-bob', secretName: 'bob-password', passwordApplied: first, observedGeneration: 1 });
 
-    // Nothing changed: up to date.
-    const again = await fx.adapter.observe(first, context);
-    expect(again).toMatchObject({ exists: true, upToDate: true, diff: [] });
+    // Nothing changed: up to date, nothing written.
+    fx.calls.length = 0;
+    await r.reconcile('bob-uid');
+    expect(fx.calls).toEqual([]);
+    const context = adapterContext(r.objects.current('bob-uid'), 'main/team-a-bob');
+    expect(await fx.adapter.observe(await userDesired(deps, user), context)).toMatchObject({ exists: true, upToDate: true, diff: [], status: { username: 'team-a-bob', secretName: 'bob-password' } });
 
-    // The Secret changes: a rotation.
+    // The Secret changes: a rotation, the fingerprint written after the put (a failed put keeps the old one).
     fx.secrets.replace([passwordSecret('second-Secret-2', '2')]);
-    const rotated = await userDesired(deps, user);
-    const observation = await fx.adapter.observe(rotated, context);
+    const observation = await fx.adapter.observe(await userDesired(deps, user), context);
     if (!observation.exists) throw new Error('user missing');
     expect(observation.diff).toEqual(['password: differs']);
-    await fx.adapter.update(rotated, observation.observed, context);
+    await r.reconcile('bob-uid');
     expect(fx.openSearch.users.get('team-a-bob')?.password).toBe('second-Secret-2');
-    expect(await fx.adapter.observe(rotated, context)).toMatchObject({ upToDate: true });
-    const ops = fx.calls.map((call) => (call.to === 'kube' ? 'kube' : call.op));
-    expect(ops.slice(-2)).toEqual(['putUser', 'kube']);
+    expect(callNames(fx.calls).slice(-2)).toEqual(['putUser', 'status']);
+    expect(r.status('bob-uid')['passwordApplied']).not.toEqual(first);
+    expect(JSON.stringify(statusChanges(fx.calls))).not.toMatch(/first-Secret-1|second-Secret-2/);
   });
 
   it('refuse (SecretConflict) a Secret of the generated name that another owner controls, and use one it controls', async () => {

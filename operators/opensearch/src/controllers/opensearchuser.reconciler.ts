@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import type { V1Secret } from '@kubernetes/client-node';
 import type { Client, Controller, DeleteTarget, ExternalAdapter, ExternalContext, ExternalObservation } from '@domain-operators/reconcile';
+import type { ExternalCreation, ExternalStatusFields, ExternalUpdate } from './adapter-results.ts';
 import { bySecretRef, coreTypes, isAlreadyExists, isControlledBy, objectKey, requestFor, TerminalError } from '@domain-operators/reconcile';
 import type { OpenSearchUser } from '../api/v1alpha1/index.ts';
 import { openSearchUsers } from '../api/v1alpha1/index.ts';
@@ -20,7 +21,7 @@ import { DependencyError, secretValue } from './connection-registry.ts';
 import type { ManagedControllerDeps } from './managed-controller.ts';
 import { managedController } from './managed-controller.ts';
 import { externalNameOf, parseExternalName, scopeOf } from './scope.ts';
-import { StatusFields } from './status-fields.ts';
+import { recordedStatus } from './recorded-status.ts';
 
 /** The desired user. `password` is a secret: it goes into request bodies only, never into messages or logs. */
 export interface UserDesired {
@@ -118,11 +119,15 @@ async function createGeneratedSecret(client: Client, user: OpenSearchUser, usern
   }
 }
 
-/** The {@link ExternalAdapter} of internal users. */
+/**
+ * The {@link ExternalAdapter} of internal users. Reports `username` and `secretName` as seen, and the password's
+ * fingerprint with the result of the put that applied it (never before: a failed put keeps the old fingerprint,
+ * so it is retried); reads the recorded fingerprint back from the object.
+ */
 export class UserAdapter implements ExternalAdapter<OpenSearchUser, UserDesired, UserObserved> {
-  readonly #deps: { readonly connections: Connections; readonly status: StatusFields<OpenSearchUser> };
+  readonly #deps: { readonly connections: Connections };
 
-  constructor(deps: { readonly connections: Connections; readonly status: StatusFields<OpenSearchUser> }) {
+  constructor(deps: { readonly connections: Connections }) {
     this.#deps = deps;
   }
 
@@ -132,17 +137,18 @@ export class UserAdapter implements ExternalAdapter<OpenSearchUser, UserDesired,
     const refusal = checkSecurityObject('user', desired.username, user);
     if (refusal !== undefined) throw tenancyError(refusal);
     if (user === undefined) return { exists: false };
-    await this.#deps.status.write(context.object, { username: desired.username, secretName: desired.secretName }, context.signal);
     const plan = this.#plan(desired, user, context.object);
-    return { exists: true, upToDate: plan.upToDate, diff: plan.diff, observed: { user, plan } };
+    return { exists: true, upToDate: plan.upToDate, diff: plan.diff, observed: { user, plan }, status: { username: desired.username, secretName: desired.secretName } };
   }
 
-  async create(desired: UserDesired, context: ExternalContext<OpenSearchUser>): Promise<void> {
-    await this.#put(desired, this.#plan(desired, undefined, context.object), context);
+  /** Puts the user with its password; reports the fingerprint applied. */
+  create(desired: UserDesired, context: ExternalContext<OpenSearchUser>): Promise<ExternalCreation> {
+    return this.#put(desired, this.#plan(desired, undefined, context.object), context);
   }
 
-  async update(desired: UserDesired, observed: UserObserved, context: ExternalContext<OpenSearchUser>): Promise<void> {
-    await this.#put(desired, observed.plan, context);
+  /** Puts the user as `observe` planned it (with the password only when it changed); reports the fingerprint. */
+  update(desired: UserDesired, observed: UserObserved, context: ExternalContext<OpenSearchUser>): Promise<ExternalUpdate> {
+    return this.#put(desired, observed.plan, context);
   }
 
   async delete(target: DeleteTarget<UserDesired>, context: ExternalContext<OpenSearchUser>): Promise<void> {
@@ -153,9 +159,9 @@ export class UserAdapter implements ExternalAdapter<OpenSearchUser, UserDesired,
     await api.deleteUser(name, { signal: context.signal });
   }
 
-  async #put(desired: UserDesired, plan: UserPlan, context: ExternalContext<OpenSearchUser>): Promise<void> {
+  async #put(desired: UserDesired, plan: UserPlan, context: ExternalContext<OpenSearchUser>): Promise<{ readonly status: ExternalStatusFields }> {
     await this.#deps.connections.api(desired.connection).putUser(desired.username, plan.body, { signal: context.signal });
-    await this.#deps.status.write(context.object, { username: desired.username, secretName: desired.secretName, passwordApplied: plan.passwordApplied }, context.signal);
+    return { status: { username: desired.username, secretName: desired.secretName, passwordApplied: plan.passwordApplied } };
   }
 
   #plan(desired: UserDesired, user: ObservedUser | undefined, object: OpenSearchUser): UserPlan {
@@ -163,34 +169,33 @@ export class UserAdapter implements ExternalAdapter<OpenSearchUser, UserDesired,
       desired: { backendRoles: desired.backendRoles, attributes: desired.attributes },
       observed: user,
       password: desired.password,
-      applied: this.#applied(object),
+      applied: appliedPassword(object),
       newSalt: randomBytes(16).toString('base64url'),
     });
   }
+}
 
-  #applied(object: OpenSearchUser): PasswordApplied | undefined {
-    const recorded = this.#deps.status.read(object, 'passwordApplied');
-    if (typeof recorded !== 'object' || recorded === null) return undefined;
-    const { salt, fingerprint } = recorded as Partial<PasswordApplied>;
-    return typeof salt === 'string' && typeof fingerprint === 'string' ? { salt, fingerprint } : undefined;
-  }
+/** The fingerprint `object` recorded for its applied password, when it has a well-formed one. */
+function appliedPassword(object: OpenSearchUser): PasswordApplied | undefined {
+  const recorded = recordedStatus(object, 'passwordApplied');
+  if (typeof recorded !== 'object' || recorded === null) return undefined;
+  const { salt, fingerprint } = recorded as Partial<PasswordApplied>;
+  return typeof salt === 'string' && typeof fingerprint === 'string' ? { salt, fingerprint } : undefined;
 }
 
 /** Builds the `OpenSearchUser` controller; a change of a password Secret wakes the users reading it. */
 export function userController(deps: ManagedControllerDeps & { readonly connections: Connections }): Controller<OpenSearchUser> {
   const secrets = deps.informers.informerFor(coreTypes.secret);
-  const status = new StatusFields({ client: deps.client, type: openSearchUsers.type });
   const userDeps: UserDeps = { connections: deps.connections, secrets, client: deps.client };
   return managedController(deps, {
     name: 'opensearchuser',
     type: openSearchUsers.type,
     finalizer: 'user',
-    adapter: new UserAdapter({ connections: deps.connections, status }),
+    adapter: new UserAdapter({ connections: deps.connections }),
     externalName: (object) => externalNameOf(scopeOf(deps.connections, object, 'user', object.spec.username)),
     desired: (object) => userDesired(userDeps, object),
     connectionOf: (object) => object.spec.connectionRef.name,
     defaultDeletionPolicy: 'Delete',
-    statusFields: status,
     indexers: { [BY_PASSWORD_SECRET]: bySecretRef((object: OpenSearchUser) => [passwordSource(object).secretName]) },
     watches: (builder, own) => {
       builder.watches(coreTypes.secret, (secret) => own.store.byIndex(BY_PASSWORD_SECRET, objectKey(secret)).map(requestFor));
