@@ -227,6 +227,21 @@ describe('the OpenSearch operator as a process, against the real apiserver and O
     expect(await mappingOf(`${teamA}-events-1`)).toEqual({ at: { type: 'date' }, note: { type: 'text' } });
   });
 
+  it("changes an index template's shard count (only indices created afterwards get it, the existing one keeps its own)", async () => {
+    const patched = await client.patch(openSearchIndexTemplates, { namespace: teamA, name: 'events' }, { type: 'merge', body: { spec: { template: { settings: { numberOfShards: 2, numberOfReplicas: 0 } } } } });
+    const generation = patched.metadata?.generation;
+    expect(generation).toBe(2);
+    const ready = await waitForCondition(client, openSearchIndexTemplates, teamA, 'events', { type: 'Ready', status: 'True' });
+    expect(ready.status?.['observedGeneration']).toBe(generation);
+    const template = (await os('GET', `/_index_template/${teamA}-events`)).body as { index_templates: { index_template: { template: { settings: { index: Record<string, unknown> } } } }[] };
+    expect(template.index_templates[0]?.index_template.template.settings.index['number_of_shards']).toBe('2');
+
+    await index(teamA, 'events-2', {});
+    await waitForCondition(client, openSearchIndices, teamA, 'events-2', { type: 'Ready', status: 'True' });
+    expect((await settingsOf(`${teamA}-events-2`))['index.number_of_shards']).toBe('2');
+    expect((await settingsOf(`${teamA}-events-1`))['index.number_of_shards']).toBe('3');
+  });
+
   it('waits with DependencyNotReady for a component template that does not exist yet, and a used one waits for its index template to go', async () => {
     const composed: Resource = {
       apiVersion: API_VERSION,
@@ -371,9 +386,11 @@ describe('the OpenSearch operator as a process, against the real apiserver and O
 
     await client.delete(openSearchIndices, { namespace: teamA, name: 'scratch' });
     await client.delete(openSearchIndices, { namespace: teamA, name: 'events-1' });
+    await client.delete(openSearchIndices, { namespace: teamA, name: 'events-2' });
     await client.delete(openSearchIndexTemplates, { namespace: teamA, name: 'events' });
     await waitGone(client, openSearchIndices, teamA, 'scratch');
     await waitGone(client, openSearchIndices, teamA, 'events-1');
+    await waitGone(client, openSearchIndices, teamA, 'events-2');
     await waitGone(client, openSearchIndexTemplates, teamA, 'events');
     expect((await os('HEAD', `/${teamA}-scratch`)).status).toBe(404);
     expect((await os('HEAD', `/${teamA}-events-1`)).status).toBe(200); // Retain, the default

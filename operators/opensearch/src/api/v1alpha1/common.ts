@@ -40,31 +40,57 @@ export const ConnectionRef = Type.Object(
   { description: 'The OpenSearchConnection this resource uses. Immutable.', 'x-kubernetes-validations': [immutable('connectionRef is immutable')] },
 );
 
-/** `settings` of an index (and of a template's `template`). */
+/** The settings of an index besides its shard count, shared by indices and templates. */
+const OTHER_SETTINGS = {
+  numberOfReplicas: Type.Optional(Type.Integer({ description: 'index.number_of_replicas: replicas of each primary shard.', minimum: 0, maximum: 100 })),
+  refreshInterval: Type.Optional(
+    Type.String({ description: 'index.refresh_interval, e.g. "1s", "30s", or "-1" to disable refreshes.', pattern: '^(-1|[0-9]+(ms|s|m|h|d|nanos|micros))$' }),
+  ),
+  index: Type.Optional(
+    Type.Unsafe<JsonObject>(
+      Type.Record(Type.String(), Type.Unknown(), {
+        description:
+          'Any other index setting, keyed with or without the "index." prefix, flat ("blocks.write") or nested. Only the settings named here are managed.',
+      }),
+    ),
+  ),
+};
+
+const SHARD_LIMITS = { minimum: 1, maximum: 1024 } as const;
+
+/**
+ * `settings` of an `OpenSearchIndex`. `numberOfShards` is fixed once the index exists, so the API server refuses a
+ * change of it (the operator also refuses a value that differs from the index's, `ShardCountImmutable`).
+ */
 export const IndexSettings = Type.Object(
   {
     numberOfShards: Type.Optional(
       Type.Integer({
         description: 'index.number_of_shards: the number of primary shards. Fixed once the index exists.',
-        minimum: 1,
-        maximum: 1024,
+        ...SHARD_LIMITS,
         'x-kubernetes-validations': [immutable('numberOfShards is fixed once the index exists')],
       }),
     ),
-    numberOfReplicas: Type.Optional(Type.Integer({ description: 'index.number_of_replicas: replicas of each primary shard.', minimum: 0, maximum: 100 })),
-    refreshInterval: Type.Optional(
-      Type.String({ description: 'index.refresh_interval, e.g. "1s", "30s", or "-1" to disable refreshes.', pattern: '^(-1|[0-9]+(ms|s|m|h|d|nanos|micros))$' }),
-    ),
-    index: Type.Optional(
-      Type.Unsafe<JsonObject>(
-        Type.Record(Type.String(), Type.Unknown(), {
-          description:
-            'Any other index setting, keyed with or without the "index." prefix, flat ("blocks.write") or nested. Only the settings named here are managed.',
-        }),
-      ),
-    ),
+    ...OTHER_SETTINGS,
   },
   { description: 'Index settings. Only the settings named here are compared and updated.' },
+);
+
+/**
+ * `settings` of a template's `template` (index and component templates): the same fields as {@link IndexSettings},
+ * but `numberOfShards` may change, since a template only shapes indices created after the change.
+ */
+export const TemplateSettings = Type.Object(
+  {
+    numberOfShards: Type.Optional(
+      Type.Integer({
+        description: 'index.number_of_shards of the indices created from this template. May change: indices created afterwards get the new count, existing ones keep theirs.',
+        ...SHARD_LIMITS,
+      }),
+    ),
+    ...OTHER_SETTINGS,
+  },
+  { description: 'Index settings given to matching indices when they are created.' },
 );
 
 /** One alias of an index or template. */
@@ -80,7 +106,7 @@ export const AliasSpec = Type.Object(
 /** The `template` part of an index or component template. */
 export const TemplateContent = Type.Object(
   {
-    settings: Type.Optional(IndexSettings),
+    settings: Type.Optional(TemplateSettings),
     mappings: Type.Optional(jsonObject('Mappings given to matching indices, as OpenSearch takes them (properties, dynamic, _meta, …).')),
     aliases: Type.Optional(Type.Record(Type.String(), AliasSpec, { description: 'Aliases given to matching indices; "{index}" in a name is the index name.' })),
   },
