@@ -48,7 +48,7 @@ function running(): OperatorProcess {
   return operator;
 }
 
-/** Ready at the current generation, with the topic facts written (a second status write follows the conditions). */
+/** Ready at the current generation, with the topic facts (written in the same status patch as the conditions). */
 async function ready(name: string, namespace = teamNamespace): Promise<KafkaTopic> {
   await waitForCondition(client, kafkaTopics.type, { namespace, name }, 'Ready', 'True', 60_000);
   return eventually(
