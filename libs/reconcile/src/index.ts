@@ -117,10 +117,10 @@ export type { StructuralSchema, ValidationRule } from './crd/crd-schema.ts';
 export { renderCrdFiles, renderCrdYaml, runCrdWriter, staleCrdFiles, writeCrdFiles } from './crd/crd-writer.ts';
 export type { CrdDirectoryOptions, CrdFile, CrdRenderOptions, CrdWriterIo, StaleCrdFile } from './crd/crd-writer.ts';
 export { DEFAULT_DRIFT_CHECK_INTERVAL_MS, DEFAULT_DRIFT_JITTER, jittered, parseDuration } from './external/drift.ts';
-export type { DeleteTarget, ExternalAdapter, ExternalContext, ExternalObservation } from './external/external-adapter.ts';
+export type { DeleteTarget, ExternalAdapter, ExternalContext, ExternalCreation, ExternalObservation, ExternalStatusFields, ExternalUpdate } from './external/external-adapter.ts';
 export { byExternalName, claimWinner, storeClaimIndex } from './external/external-claims.ts';
 export type { ClaimIndex } from './external/external-claims.ts';
-export { ExternalConditions, ExternalEvents, ExternalResourceReconciler, finalizerRunner } from './external/external-resource.ts';
+export { ExternalConditions, ExternalEvents, ExternalResourceReconciler, finalizerRunner, statusWriterFor } from './external/external-resource.ts';
 export type {
   ExternalResourceDeps,
   ExternalResourceOptions,

@@ -30,7 +30,7 @@ import {
   labelsChanged,
   MaxOfRateLimiter,
   requestFor,
-  writeStatusIfChanged,
+  statusWriterFor,
 } from '@domain-operators/reconcile';
 import { GROUP } from '../api/v1alpha1/common.ts';
 import { openSearchConnections } from '../api/v1alpha1/index.ts';
@@ -106,8 +106,7 @@ export function managedController<T extends KubernetesObject, D, O>(deps: Manage
       adapter: releasingWhenConnectionGone(kind.adapter, deps.events),
       claims: { claimants: (externalName) => informer.store.byIndex(BY_EXTERNAL_NAME, externalName) },
       finalizer: finalizerRunner(`${GROUP}/${kind.finalizer}`, { client: deps.client, type: kind.type, recorder: deps.events, group: GROUP }),
-      // The runtime's statusWriterFor(deps.client, kind.type), written out: its index does not export it (yet).
-      status: { patchStatus: (object, desired, now) => writeStatusIfChanged(deps.client, kind.type, object, desired, { now }) },
+      status: statusWriterFor(deps.client, kind.type),
       events: deps.events,
     },
     {

@@ -4,7 +4,7 @@
  * whose patterns are checked there).
  */
 import type { Controller, DeleteTarget, ExternalAdapter, ExternalContext, ExternalObservation } from '@domain-operators/reconcile';
-import type { ExternalCreation, ExternalUpdate } from './adapter-results.ts';
+import type { ExternalCreation, ExternalUpdate } from '@domain-operators/reconcile';
 import type { OpenSearchComponentTemplate } from '../api/v1alpha1/index.ts';
 import { openSearchComponentTemplates } from '../api/v1alpha1/index.ts';
 import type { JsonObject } from '../opensearch/json.ts';

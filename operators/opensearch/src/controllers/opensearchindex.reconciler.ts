@@ -6,7 +6,7 @@
  * `indexName`, `uuid`, `health` and the aliases this resource applied.
  */
 import type { Controller, DeleteTarget, ExternalAdapter, ExternalContext, ExternalObservation } from '@domain-operators/reconcile';
-import type { ExternalCreation, ExternalStatusFields, ExternalUpdate } from './adapter-results.ts';
+import type { ExternalCreation, ExternalStatusFields, ExternalUpdate } from '@domain-operators/reconcile';
 import { TerminalError } from '@domain-operators/reconcile';
 import type { OpenSearchIndex } from '../api/v1alpha1/index.ts';
 import { openSearchIndices } from '../api/v1alpha1/index.ts';

@@ -3,7 +3,7 @@
  * first: the name, every index pattern and every alias must be inside the namespace's prefix.
  */
 import type { Controller, DeleteTarget, ExternalAdapter, ExternalContext, ExternalObservation } from '@domain-operators/reconcile';
-import type { ExternalCreation, ExternalUpdate } from './adapter-results.ts';
+import type { ExternalCreation, ExternalUpdate } from '@domain-operators/reconcile';
 import type { OpenSearchIndexTemplate } from '../api/v1alpha1/index.ts';
 import { openSearchIndexTemplates } from '../api/v1alpha1/index.ts';
 import type { JsonObject } from '../opensearch/json.ts';

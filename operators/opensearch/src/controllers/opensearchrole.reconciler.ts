@@ -4,7 +4,7 @@
  * never written. A role changed or deleted by hand is put back at the next drift check, with an Event.
  */
 import type { Controller, DeleteTarget, ExternalAdapter, ExternalContext, ExternalObservation } from '@domain-operators/reconcile';
-import type { ExternalCreation, ExternalUpdate } from './adapter-results.ts';
+import type { ExternalCreation, ExternalUpdate } from '@domain-operators/reconcile';
 import type { OpenSearchRole } from '../api/v1alpha1/index.ts';
 import { openSearchRoles } from '../api/v1alpha1/index.ts';
 import type { ObservedRole, RoleBody } from '../opensearch/security-plan.ts';

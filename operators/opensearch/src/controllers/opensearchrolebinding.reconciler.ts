@@ -6,7 +6,7 @@
  * listed in the connection's `bindableRoles`, never a protected mapping.
  */
 import type { Controller, DeleteTarget, ExternalAdapter, ExternalContext, ExternalObservation } from '@domain-operators/reconcile';
-import type { ExternalCreation, ExternalStatusFields, ExternalUpdate } from './adapter-results.ts';
+import type { ExternalCreation, ExternalStatusFields, ExternalUpdate } from '@domain-operators/reconcile';
 import { objectKey, requestFor, TerminalError } from '@domain-operators/reconcile';
 import type { OpenSearchRole, OpenSearchRoleBinding } from '../api/v1alpha1/index.ts';
 import { openSearchRoleBindings, openSearchRoles } from '../api/v1alpha1/index.ts';

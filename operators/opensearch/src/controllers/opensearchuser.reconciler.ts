@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import type { V1Secret } from '@kubernetes/client-node';
 import type { Client, Controller, DeleteTarget, ExternalAdapter, ExternalContext, ExternalObservation } from '@domain-operators/reconcile';
-import type { ExternalCreation, ExternalStatusFields, ExternalUpdate } from './adapter-results.ts';
+import type { ExternalCreation, ExternalStatusFields, ExternalUpdate } from '@domain-operators/reconcile';
 import { bySecretRef, coreTypes, isAlreadyExists, isControlledBy, objectKey, requestFor, TerminalError } from '@domain-operators/reconcile';
 import type { OpenSearchUser } from '../api/v1alpha1/index.ts';
 import { openSearchUsers } from '../api/v1alpha1/index.ts';
