@@ -1,5 +1,5 @@
 import type { KubernetesObject } from '@kubernetes/client-node';
-import { finalizerRunner, writeStatusIfChanged } from '@domain-operators/reconcile';
+import { finalizerRunner, statusWriterFor } from '@domain-operators/reconcile';
 import type { ClaimIndex, Client, ExternalAdapter, ExternalResourceDeps, Recorder, ResourceType, Store } from '@domain-operators/reconcile';
 import { GROUP } from '../api/v1alpha1/index.ts';
 
@@ -8,13 +8,6 @@ export const FINALIZER = `${GROUP}/finalizer`;
 
 /** Name of the KafkaTopic and KafkaUser store index by connection name (`byConnection` in setup.ts). */
 export const CONNECTION_INDEX = 'connection';
-
-/**
- * What an adapter's `create` or `update` resolves to: the runtime's `ExternalCreation` (= `ExternalUpdate`),
- * `{ status? }` with the kind's own status fields, taken from the `ExternalAdapter` contract because the runtime's
- * index does not export those names.
- */
-export type ExternalReport = Awaited<ReturnType<ExternalAdapter<KubernetesObject, unknown, unknown>['create']>>;
 
 /** What the KafkaTopic and KafkaUser reconcilers hand to {@link kafkaExternalDeps}. */
 export interface KafkaExternalParts {
@@ -40,8 +33,7 @@ export function kafkaExternalDeps<T extends KubernetesObject, D, O>(
     adapter,
     claims,
     finalizer: finalizerRunner(FINALIZER, { client: parts.client, type, recorder: parts.events, group: GROUP }),
-    // statusWriterFor(parts.client, type), written out: the runtime's index does not export it (yet).
-    status: { patchStatus: (object, desired, now) => writeStatusIfChanged(parts.client, type, object, desired, { now }) },
+    status: statusWriterFor(parts.client, type),
     events: parts.events,
     ...(parts.now !== undefined && { now: parts.now }),
     ...(parts.random !== undefined && { random: parts.random }),

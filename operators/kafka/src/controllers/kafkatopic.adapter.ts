@@ -1,10 +1,9 @@
 import { isTerminalError, TerminalError } from '@domain-operators/reconcile';
-import type { DeleteTarget, ExternalAdapter, ExternalContext, ExternalObservation, Recorder } from '@domain-operators/reconcile';
+import type { DeleteTarget, ExternalAdapter, ExternalContext, ExternalCreation, ExternalObservation, ExternalUpdate, Recorder } from '@domain-operators/reconcile';
 import type { KafkaTopic } from '../api/v1alpha1/index.ts';
 import { currentReplicationFactor, planTopic } from '../kafka/topic-plan.ts';
 import type { TopicPlan } from '../kafka/topic-plan.ts';
 import type { ConnectionResolver } from './connection-resolver.ts';
-import type { ExternalReport } from './external-parts.ts';
 
 /** The desired topic in Kafka, names resolved: what {@link KafkaTopicAdapter} applies. */
 export interface DesiredKafkaTopic {
@@ -92,7 +91,7 @@ export class KafkaTopicAdapter implements ExternalAdapter<KafkaTopic, DesiredKaf
   }
 
   /** Creates the topic (batched) and reports it as created: the id Kafka assigned, the spec's counts, no reassignment. */
-  async create(desired: DesiredKafkaTopic, context: ExternalContext<KafkaTopic>): Promise<ExternalReport> {
+  async create(desired: DesiredKafkaTopic, context: ExternalContext<KafkaTopic>): Promise<ExternalCreation> {
     const clients = await this.#clients(desired, context);
     const created = await clients.topics.createTopic({
       name: desired.topicName,
@@ -114,7 +113,7 @@ export class KafkaTopicAdapter implements ExternalAdapter<KafkaTopic, DesiredKaf
    * Carries out the plan `observe` made: grows partitions, alters configs, starts a reassignment; reports the new
    * partition count and the reassignment it started (the rest of the status is what `observe` reported).
    */
-  async update(desired: DesiredKafkaTopic, observed: ObservedKafkaTopic, context: ExternalContext<KafkaTopic>): Promise<ExternalReport> {
+  async update(desired: DesiredKafkaTopic, observed: ObservedKafkaTopic, context: ExternalContext<KafkaTopic>): Promise<ExternalUpdate> {
     const { plan } = observed;
     if (plan.kind === 'refused') throw new TerminalError(plan.message, plan.reason);
     const clients = await this.#clients(desired, context);

@@ -1,11 +1,10 @@
 import { isTerminalError } from '@domain-operators/reconcile';
-import type { DeleteTarget, ExternalAdapter, ExternalContext, ExternalObservation, Recorder } from '@domain-operators/reconcile';
+import type { DeleteTarget, ExternalAdapter, ExternalContext, ExternalCreation, ExternalObservation, ExternalStatusFields, ExternalUpdate, Recorder } from '@domain-operators/reconcile';
 import type { KafkaUser } from '../api/v1alpha1/index.ts';
 import type { AclBinding, QuotaChange, QuotaKey, QuotaValues, ScramMechanism } from '../kafka/admin.ts';
 import type { AclPlan, AppliedCredential, ScramPlan } from '../kafka/user-plan.ts';
 import { newFingerprintSalt, passwordFingerprint, planAcls, planQuotas, planScram, principalOf } from '../kafka/user-plan.ts';
 import type { ConnectionResolver } from './connection-resolver.ts';
-import type { ExternalReport } from './external-parts.ts';
 import type { ClusterClients } from './kafka-client-pool.ts';
 
 /** The desired user in Kafka, names resolved and password read: what {@link KafkaUserAdapter} applies. */
@@ -98,7 +97,7 @@ export class KafkaUserAdapter implements ExternalAdapter<KafkaUser, DesiredKafka
    * `credentialMechanisms` when it is not recorded yet, so a crash right after the write still leaves the record
    * that this mechanism may be ours to remove. `undefined` when nothing is written or it is recorded already. Pure.
    */
-  intent(desired: DesiredKafkaUser, observed: ObservedKafkaUser | undefined, context: ExternalContext<KafkaUser>): ExternalReport['status'] {
+  intent(desired: DesiredKafkaUser, observed: ObservedKafkaUser | undefined, context: ExternalContext<KafkaUser>): ExternalStatusFields | undefined {
     if (observed !== undefined && !observed.scram.upsert) return undefined;
     const recorded = recordedMechanisms(context.object);
     return recorded.includes(desired.mechanism) ? undefined : ({ credentialMechanisms: [...recorded, desired.mechanism] } satisfies Partial<UserStatusFields>);
@@ -108,7 +107,7 @@ export class KafkaUserAdapter implements ExternalAdapter<KafkaUser, DesiredKafka
    * Creates the ACLs, the quotas, then the credential (last: a failure before it leaves no credential unrecorded);
    * reports the credential applied.
    */
-  async create(desired: DesiredKafkaUser, context: ExternalContext<KafkaUser>): Promise<ExternalReport> {
+  async create(desired: DesiredKafkaUser, context: ExternalContext<KafkaUser>): Promise<ExternalCreation> {
     const { admin } = await this.#clients(desired.connection, context);
     if (desired.bindings.length > 0) await admin.createAcls(desired.bindings);
     if (Object.keys(desired.quotas).length > 0) await admin.alterUserQuotas(desired.username, { set: desired.quotas, remove: [] });
@@ -121,7 +120,7 @@ export class KafkaUserAdapter implements ExternalAdapter<KafkaUser, DesiredKafka
    * never leaves a gap without access), quotas, then the credential and the removal of a former mechanism's. Reports
    * the credential when it wrote one, and the mechanisms left when it touched any.
    */
-  async update(desired: DesiredKafkaUser, observed: ObservedKafkaUser, context: ExternalContext<KafkaUser>): Promise<ExternalReport> {
+  async update(desired: DesiredKafkaUser, observed: ObservedKafkaUser, context: ExternalContext<KafkaUser>): Promise<ExternalUpdate> {
     const { admin } = await this.#clients(desired.connection, context);
     if (observed.acls.create.length > 0) await admin.createAcls(observed.acls.create);
     if (observed.acls.delete.length > 0) await admin.deleteAcls(observed.acls.delete);
