@@ -89,6 +89,20 @@ describe('StoreWriter', () => {
     expect(store.size()).toBe(3);
   });
 
+  it('reports a key whose UID changed between two lists as Deleted then Added, not Modified', () => {
+    const store = new StoreWriter();
+    store.replace([app('a', '1', { uid: 'u-old' }), app('b', '1', { uid: 'u-b' })]);
+    const changes = store.replace([app('a', '7', { uid: 'u-new' }), app('b', '2', { uid: 'u-b' })]);
+
+    expect(changes.map((c) => [c.type, objectKey(c.object), c.object.metadata?.uid])).toEqual([
+      ['Deleted', 'ns/a', 'u-old'],
+      ['Added', 'ns/a', 'u-new'],
+      ['Modified', 'ns/b', 'u-b'],
+    ]);
+    expect(store.get('ns/a')?.metadata?.uid).toBe('u-new');
+    expect(store.size()).toBe(2);
+  });
+
   it('ignores a replayed event with the cached resourceVersion; reports a delete even for an unknown key', () => {
     const store = new StoreWriter();
     expect(store.apply(app('a', '1'))?.type).toBe('Added');

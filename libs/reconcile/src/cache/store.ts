@@ -195,7 +195,9 @@ export class StoreWriter<T extends KubernetesObject = KubernetesObject> implemen
 
   /**
    * Replaces the whole content with `objects` (a full list) and returns what changed: new keys as `Added`, keys whose
-   * resourceVersion differs as `Modified`, missing keys as `Deleted`. An unchanged object keeps its cached instance.
+   * resourceVersion differs as `Modified`, missing keys as `Deleted`. A key whose UID changed (deleted and created
+   * again while no watch ran) is `Deleted` (the old object) then `Added`, so a controller forgets the old one. An
+   * unchanged object keeps its cached instance.
    */
   replace(objects: Iterable<T>): StoreChange<T>[] {
     const previous = this.#objects;
@@ -218,7 +220,9 @@ export class StoreWriter<T extends KubernetesObject = KubernetesObject> implemen
       byName.set(name, object);
       if (old !== undefined) this.#unindex(old);
       this.#index(object);
-      changes.push(old === undefined ? { type: 'Added', object } : { type: 'Modified', object, oldObject: old });
+      if (old === undefined) changes.push({ type: 'Added', object });
+      else if (recreated(old, object)) changes.push({ type: 'Deleted', object: old, oldObject: old }, { type: 'Added', object });
+      else changes.push({ type: 'Modified', object, oldObject: old });
     }
     for (const [namespace, byName] of previous) {
       const kept = next.get(namespace);
@@ -321,4 +325,11 @@ export function storeReader<T extends KubernetesObject>(store: Store<T>): Object
       return Promise.resolve(store.list(scope.namespace));
     },
   };
+}
+
+/** Whether `next` is another object under the same key (both have UIDs, and they differ). */
+function recreated(old: KubernetesObject, next: KubernetesObject): boolean {
+  const before = old.metadata?.uid;
+  const after = next.metadata?.uid;
+  return before !== undefined && after !== undefined && before !== after;
 }
