@@ -3,18 +3,14 @@
 // once, with the settings of its own resource and the uuid its status recorded, and every resource says it created
 // its index: none adopted it, none is left AlreadyExists or ResourceConflict. An index whose create raced the kill
 // is counted as ours through the CreatePending record written before the create.
-import type { KubernetesObject } from '@kubernetes/client-node';
 import { adminClient, backendsUnderTest, deleteNamespace, freshNamespace, randomSuffix, startOperator, waitForCondition } from '@domain-operators/e2e-harness';
 import type { OperatorProcess } from '@domain-operators/e2e-harness';
-import { coreTypes, eventType, getCondition, resourceType } from '@domain-operators/reconcile';
-import type { Client, Condition } from '@domain-operators/reconcile';
+import { coreTypes, eventType, getCondition } from '@domain-operators/reconcile';
+import type { Client } from '@domain-operators/reconcile';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_VERSION, openSearchConnections, openSearchIndices } from './kinds.ts';
+import type { Resource } from './kinds.ts';
 
-/** An OpenSearchIndex or OpenSearchConnection as this suite sees it. */
-interface Resource extends KubernetesObject {
-  spec: Record<string, unknown>;
-  status?: { conditions?: readonly Condition[] } & Record<string, unknown>;
-}
 
 /** Admin credentials for independent requests. The password is a secret: never log it. */
 interface Credentials {
@@ -22,10 +18,6 @@ interface Credentials {
   readonly password: string;
 }
 
-const GROUP = 'opensearch.domain-operators.io';
-const API_VERSION = `${GROUP}/v1alpha1`;
-const openSearchConnections = resourceType<Resource>({ group: GROUP, version: 'v1alpha1', kind: 'OpenSearchConnection', plural: 'opensearchconnections', namespaced: false });
-const openSearchIndices = resourceType<Resource>({ group: GROUP, version: 'v1alpha1', kind: 'OpenSearchIndex', plural: 'opensearchindices', namespaced: true });
 
 const INDICES = 300;
 const KILL_AFTER_READY = 100;

@@ -5,19 +5,14 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { KubernetesObject } from '@kubernetes/client-node';
 import { adminClient, backendsUnderTest, startOperator, targetsExistingCluster } from '@domain-operators/e2e-harness';
 import type { OperatorProcess } from '@domain-operators/e2e-harness';
-import { coreTypes, eventType, isInvalid, isNotFound, resourceType } from '@domain-operators/reconcile';
+import { coreTypes, eventType, isInvalid, isNotFound } from '@domain-operators/reconcile';
 import type { Client, Condition, ResourceType } from '@domain-operators/reconcile';
 import { ensureTestEnv, resolvePaths } from '@domain-operators/testenv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-/** The custom resources as this suite sees them: spec and status as plain JSON. */
-interface Resource extends KubernetesObject {
-  spec: Record<string, unknown>;
-  status?: { conditions?: readonly Condition[] } & Record<string, unknown>;
-}
+import { API_VERSION, GROUP, openSearchComponentTemplates, openSearchConnections, openSearchIndexTemplates, openSearchIndices, openSearchRoleBindings, openSearchRoles, openSearchUsers } from './kinds.ts';
+import type { Resource } from './kinds.ts';
 
 /** Independent credentials for requests to OpenSearch. The password is a secret: never log it. */
 interface Credentials {
@@ -25,18 +20,6 @@ interface Credentials {
   readonly password: string;
 }
 
-const kind = (kindName: string, plural: string, namespaced = true): ResourceType<Resource> =>
-  resourceType<Resource>({ group: 'opensearch.domain-operators.io', version: 'v1alpha1', kind: kindName, plural, namespaced });
-const openSearchConnections = kind('OpenSearchConnection', 'opensearchconnections', false);
-const openSearchIndices = kind('OpenSearchIndex', 'opensearchindices');
-const openSearchIndexTemplates = kind('OpenSearchIndexTemplate', 'opensearchindextemplates');
-const openSearchComponentTemplates = kind('OpenSearchComponentTemplate', 'opensearchcomponenttemplates');
-const openSearchRoles = kind('OpenSearchRole', 'opensearchroles');
-const openSearchRoleBindings = kind('OpenSearchRoleBinding', 'opensearchrolebindings');
-const openSearchUsers = kind('OpenSearchUser', 'opensearchusers');
-
-const GROUP = 'opensearch.domain-operators.io';
-const API_VERSION = `${GROUP}/v1alpha1`;
 
 describe('the OpenSearch operator as a process, against the real apiserver and OpenSearch', () => {
   const sfx = randomBytes(3).toString('hex');
@@ -232,7 +215,7 @@ describe('the OpenSearch operator as a process, against the real apiserver and O
     const generation = patched.metadata?.generation;
     expect(generation).toBe(2);
     const ready = await waitForCondition(client, openSearchIndexTemplates, teamA, 'events', { type: 'Ready', status: 'True' });
-    expect(ready.status?.['observedGeneration']).toBe(generation);
+    expect(ready.status?.observedGeneration).toBe(generation);
     const template = (await os('GET', `/_index_template/${teamA}-events`)).body as { index_templates: { index_template: { template: { settings: { index: Record<string, unknown> } } } }[] };
     expect(template.index_templates[0]?.index_template.template.settings.index['number_of_shards']).toBe('2');
 

@@ -3,31 +3,18 @@
 // observedGeneration that a condition does not carry, and some version must be current at the new generation (so the
 // check is not vacuous). Once the resource is current at the new generation, OpenSearch is asked at once (an
 // independent HTTP request) whether the change is really there.
-import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
 import { adminConnection, backendsUnderTest, deleteNamespace, eventually, freshNamespace, generationLies, randomSuffix, startOperator, waitForCondition, watchStatuses } from '@domain-operators/e2e-harness';
 import type { OperatorProcess, WatchedVersion } from '@domain-operators/e2e-harness';
-import { coreTypes, getCondition, resourceType } from '@domain-operators/reconcile';
-import type { Client, Condition, ResourceType } from '@domain-operators/reconcile';
+import { coreTypes, getCondition } from '@domain-operators/reconcile';
+import type { Client, ResourceType } from '@domain-operators/reconcile';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OpenSearchRequest } from './opensearch-http.ts';
 import { openSearchRequests } from './opensearch-http.ts';
+import { API_VERSION, openSearchComponentTemplates, openSearchConnections, openSearchIndexTemplates, openSearchIndices, openSearchRoleBindings, openSearchRoles, openSearchUsers } from './kinds.ts';
+import type { Resource } from './kinds.ts';
 
-/** A custom resource of this operator as this suite sees it: spec and status as plain JSON. */
-interface Resource extends KubernetesObject {
-  spec: Record<string, unknown>;
-  status?: { observedGeneration?: number; conditions?: readonly Condition[] } & Record<string, unknown>;
-}
 
-const GROUP = 'opensearch.domain-operators.io';
-const API_VERSION = `${GROUP}/v1alpha1`;
-const kind = (kindName: string, plural: string, namespaced = true): ResourceType<Resource> => resourceType<Resource>({ group: GROUP, version: 'v1alpha1', kind: kindName, plural, namespaced });
-const openSearchConnections = kind('OpenSearchConnection', 'opensearchconnections', false);
-const openSearchIndices = kind('OpenSearchIndex', 'opensearchindices');
-const openSearchIndexTemplates = kind('OpenSearchIndexTemplate', 'opensearchindextemplates');
-const openSearchComponentTemplates = kind('OpenSearchComponentTemplate', 'opensearchcomponenttemplates');
-const openSearchRoles = kind('OpenSearchRole', 'opensearchroles');
-const openSearchRoleBindings = kind('OpenSearchRoleBinding', 'opensearchrolebindings');
-const openSearchUsers = kind('OpenSearchUser', 'opensearchusers');
 /** Deleted in this order at the end (bindings before their role). */
 const MANAGED = [openSearchRoleBindings, openSearchUsers, openSearchRoles, openSearchIndices, openSearchIndexTemplates, openSearchComponentTemplates];
 
