@@ -8,6 +8,7 @@ import type { TestEnv } from './env-file.ts';
 import { acquireLock } from './lock.ts';
 import type { TestenvPaths } from './paths.ts';
 import { resolvePaths } from './paths.ts';
+import { progressContexts, writeStderr } from './progress.ts';
 import { kafkaPairComponent } from './kafka/kafka.ts';
 import { runHostCommand } from './node/host-command.ts';
 import { nodeHostLayout } from './node/host-layout.ts';
@@ -40,14 +41,7 @@ export async function upEnvironment(options: EnvironmentOptions = {}): Promise<T
   const release = await acquireLock(join(paths.stateDir, 'lock'), LOCK_TIMEOUT_MS);
   try {
     const selected = selection(options.only);
-    const started = Date.now();
-    const contextFor = (name: string): ComponentContext => ({
-      paths,
-      progress: (message) => {
-        const seconds = ((Date.now() - started) / 1000).toFixed(1).padStart(6);
-        (options.log ?? defaultLog)(`[${seconds}s] ${name}: ${message}`);
-      },
-    });
+    const contextFor = progressContexts(paths, options.log);
     await ensureHostNetwork(runHostCommand, nodeHostLayout());
     let env: TestEnv = await currentEnv(paths);
     const failures: string[] = [];
@@ -96,7 +90,7 @@ export async function downEnvironment(options: EnvironmentOptions = {}): Promise
   const release = await acquireLock(join(paths.stateDir, 'lock'), LOCK_TIMEOUT_MS);
   try {
     const selected = selection(options.only);
-    const log = options.log ?? defaultLog;
+    const log = options.log ?? writeStderr;
     const everything = selected.length === COMPONENT_NAMES.length;
     if (selected.includes('apiserver')) await nodeComponent.down({ paths, progress: (m) => { log(`node: ${m}`); } }, { network: false });
     // The two-node cluster a test may have left behind goes with testenv's own Kafka.
@@ -166,8 +160,4 @@ function withInfo<N extends ComponentName>(env: TestEnv, name: N, info: Componen
 function withoutInfo(env: TestEnv, name: ComponentName): TestEnv {
   const dropped = new Set<string>(name === 'apiserver' ? ['apiserver', 'node', 'kubeconfig', 'kubernetesVersion', 'auditLog'] : [name]);
   return Object.fromEntries(Object.entries(env).filter(([key]) => !dropped.has(key)));
-}
-
-function defaultLog(line: string): void {
-  process.stderr.write(`${line}\n`);
 }

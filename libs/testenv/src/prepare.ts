@@ -11,6 +11,7 @@ import { opensearchLayout } from './opensearch/layout.ts';
 import { OPENSEARCH_VERSION } from './opensearch/settings.ts';
 import type { TestenvPaths } from './paths.ts';
 import { resolvePaths } from './paths.ts';
+import { progressContexts } from './progress.ts';
 
 /** Options of {@link prepareEnvironment}. */
 export interface PrepareOptions {
@@ -31,14 +32,7 @@ export interface PrepareOptions {
 export async function prepareEnvironment(options: PrepareOptions = {}): Promise<void> {
   const paths = options.paths ?? resolvePaths();
   await mkdir(paths.logsDir, { recursive: true });
-  const started = Date.now();
-  const contextFor = (name: string): ComponentContext => ({
-    paths,
-    progress: (message) => {
-      const seconds = ((Date.now() - started) / 1000).toFixed(1).padStart(6);
-      (options.log ?? defaultLog)(`[${seconds}s] ${name}: ${message}`);
-    },
-  });
+  const contextFor = progressContexts(paths, options.log);
   const builds: Record<string, (ctx: ComponentContext) => Promise<unknown>> = {
     kubernetes: (ctx) => ensureBinaries(ctx, controlPlaneLayout(paths)),
     node: async (ctx) => buildNodeImages(ctx, await ensureNodeAddonBinaries(ctx)),
@@ -59,8 +53,4 @@ export async function prepareEnvironment(options: PrepareOptions = {}): Promise<
     }),
   );
   if (failures.length > 0) throw new Error(`testenv prepare failed:\n${failures.join('\n\n')}`);
-}
-
-function defaultLog(line: string): void {
-  process.stderr.write(`${line}\n`);
 }
