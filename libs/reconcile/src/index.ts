@@ -31,6 +31,15 @@ export {
 export { and, annotationsChanged, generationChanged, labelsChanged, not, or } from './controller/predicate.ts';
 export type { ChangeEvent, Predicate } from './controller/predicate.ts';
 export { controllerRefOf, enqueueControllerOwner, groupOf, isControlledBy } from './controller/handler.ts';
+export { controllerReference } from './client/owner-reference.ts';
+export { generatePassword } from './secret/password.ts';
+export type { PasswordRules } from './secret/password.ts';
+export { credentialsSecretName, ownedSecret } from './secret/owned-secret.ts';
+export type { OwnedSecretInput } from './secret/owned-secret.ts';
+export { cachedSecrets, secretValue, storeSecrets } from './secret/secret-source.ts';
+export type { SecretSource } from './secret/secret-source.ts';
+export { ensureSecret } from './secret/ensure-secret.ts';
+export type { EnsuredSecret, EnsureSecretDeps } from './secret/ensure-secret.ts';
 export { RECONCILE_TRIGGERS } from './core/reconcile-trigger.ts';
 export type { ReconcileTrigger } from './core/reconcile-trigger.ts';
 export type { MapFunc } from './controller/handler.ts';

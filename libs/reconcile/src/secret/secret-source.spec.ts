@@ -1,0 +1,56 @@
+import type { V1Secret } from '@kubernetes/client-node';
+import { describe, expect, it } from 'vitest';
+import { StoreWriter } from '../cache/store.ts';
+import { Client } from '../client/client.ts';
+import type { RestRequest, RestTransport } from '../client/rest.ts';
+import { KubeApiError } from '../core/errors.ts';
+import { cachedSecrets, secretValue, storeSecrets } from './secret-source.ts';
+
+const secret = (name: string, data: Record<string, string>): V1Secret => ({ metadata: { namespace: 'ns', name }, data });
+
+/** Answers GET of `live` Secrets by name, 404 for others; records every path. */
+class LiveSecrets implements RestTransport {
+  readonly paths: string[] = [];
+  readonly live: Readonly<Record<string, V1Secret>>;
+  constructor(live: Readonly<Record<string, V1Secret>>) {
+    this.live = live;
+  }
+  json(request: RestRequest): Promise<unknown> {
+    this.paths.push(request.path);
+    const found = this.live[request.path.split('/').at(-1) ?? ''];
+    return found === undefined ? Promise.reject(new KubeApiError('not found', 404, 'NotFound')) : Promise.resolve(found);
+  }
+  stream(): never {
+    throw new Error('no watches');
+  }
+}
+
+describe('Secret sources', () => {
+  const cached = secret('cached', { password: Buffer.from('c').toString('base64') });
+  const store = new StoreWriter<V1Secret>();
+  store.replace([cached]);
+  const cache = { store: store.reader() };
+
+  it('storeSecrets reads only the cache', async () => {
+    await expect(storeSecrets(cache).get('ns', 'cached')).resolves.toEqual(cached);
+    await expect(storeSecrets(cache).get('ns', 'live')).resolves.toBeUndefined();
+  });
+
+  it('cachedSecrets reads the cache first and falls back to a live read; a missing Secret is undefined', async () => {
+    const live = secret('live', {});
+    const rest = new LiveSecrets({ live });
+    const source = cachedSecrets(cache, new Client({ rest }));
+    await expect(source.get('ns', 'cached')).resolves.toEqual(cached);
+    expect(rest.paths).toEqual([]);
+    await expect(source.get('ns', 'live')).resolves.toEqual(live);
+    await expect(source.get('ns', 'gone')).resolves.toBeUndefined();
+    expect(rest.paths).toEqual(['/api/v1/namespaces/ns/secrets/live', '/api/v1/namespaces/ns/secrets/gone']);
+  });
+
+  it('secretValue decodes data, falls back to stringData, and is undefined for a missing key or Secret', () => {
+    expect(secretValue(secret('s', { password: Buffer.from('pä$$').toString('base64') }), 'password')).toBe('pä$$');
+    expect(secretValue({ stringData: { password: 'plain' } }, 'password')).toBe('plain');
+    expect(secretValue(secret('s', {}), 'password')).toBeUndefined();
+    expect(secretValue(undefined, 'password')).toBeUndefined();
+  });
+});
