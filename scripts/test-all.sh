@@ -37,4 +37,7 @@ if wait "$prepare_pid"; then cat .reports/testenv-prepare.log; else
 fi
 started_env=1
 node libs/testenv/src/cli.ts up
-nx run-many -t integration e2e --parallel=1 --outputStyle=static
+# Integration and e2e suites: projects that stop or take over shared components alone first, then the lanes
+# (`lane:<name>` tags: runtime, kafka, opensearch, redis) side by side, since those suites mostly wait on timers and
+# the cluster rather than on the CPU. See libs/e2e-harness/src/suite-lanes.ts.
+node libs/e2e-harness/src/run-suites.main.ts

@@ -1,0 +1,78 @@
+// `npm test`'s suite phase: every integration and e2e target of the workspace, planned by lane (suite-lanes.ts) and
+// run by suite-run.ts. Each step is `nx run <project>:<target>`; a lane's output lines carry its name, so the
+// lanes' interleaved logs stay readable. Exits 1 when any step failed, 130/143 after SIGINT/SIGTERM (children
+// stopped first). Wiring only.
+import { spawn } from 'node:child_process';
+import { globSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { resolvePaths } from '@domain-operators/testenv';
+import { planSuites } from './suite-lanes.ts';
+import type { SuiteProject, SuiteStep } from './suite-lanes.ts';
+import { formatSuiteReport, runSuitePlan } from './suite-run.ts';
+
+const root = resolvePaths().root;
+const nx = join(root, 'node_modules', '.bin', 'nx');
+
+function readProjects(): SuiteProject[] {
+  const files = globSync('**/project.json', { cwd: root, exclude: (name) => name === 'node_modules' || name === 'dist' || name.startsWith('.') });
+  return files.map((file) => {
+    const json = JSON.parse(readFileSync(join(root, file), 'utf8')) as { name?: string; tags?: string[]; targets?: Record<string, unknown> };
+    return { name: json.name ?? dirname(file), tags: json.tags ?? [], targets: Object.keys(json.targets ?? {}) };
+  });
+}
+
+const children = new Set<number>();
+const stop = new AbortController();
+let stoppedBy: NodeJS.Signals | undefined;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    stoppedBy = signal;
+    stop.abort();
+    for (const pid of children) {
+      try {
+        process.kill(-pid, 'SIGTERM');
+      } catch {
+        // already gone
+      }
+    }
+  });
+}
+
+/** `nx run project:target`, in its own process group; a lane's lines are prefixed with `[lane] `. */
+async function runStep(step: SuiteStep, lane: string | undefined): Promise<number> {
+  const label = `${step.project}:${step.target}`;
+  process.stdout.write(`${lane === undefined ? '' : `[${lane}] `}> nx run ${label}\n`);
+  const child = spawn(nx, ['run', label, '--outputStyle=static'], {
+    cwd: root,
+    detached: true,
+    stdio: lane === undefined ? 'inherit' : ['ignore', 'pipe', 'pipe'],
+  });
+  if (child.pid !== undefined) children.add(child.pid);
+  if (lane !== undefined) {
+    for (const stream of [child.stdout, child.stderr]) {
+      if (stream === null) continue;
+      createInterface({ input: stream }).on('line', (line) => process.stdout.write(`[${lane}] ${line}\n`));
+    }
+  }
+  return new Promise((resolve) => {
+    child.on('error', (err) => {
+      process.stdout.write(`${lane === undefined ? '' : `[${lane}] `}cannot start nx run ${label}: ${err.message}\n`);
+      resolve(127);
+    });
+    child.on('close', (code, signal) => {
+      if (child.pid !== undefined) children.delete(child.pid);
+      resolve(code ?? (signal === null ? 1 : 128 + 15));
+    });
+  });
+}
+
+const plan = planSuites(readProjects());
+process.stdout.write(
+  `suites: ${plan.alone.length} step(s) alone, then ${plan.lanes.length} lanes side by side: ` +
+    `${plan.lanes.map((lane) => `${lane.name} (${lane.steps.map((s) => `${s.project}:${s.target}`).join(', ')})`).join('; ')}\n`,
+);
+const report = await runSuitePlan(plan, runStep, stop.signal);
+process.stdout.write(`${formatSuiteReport(report)}\n`);
+if (stoppedBy !== undefined) process.exit(stoppedBy === 'SIGINT' ? 130 : 143);
+process.exit(report.failed ? 1 : 0);
