@@ -1,12 +1,12 @@
 import type { V1Namespace, V1Secret } from '@kubernetes/client-node';
 import { StoreWriter, VirtualClock } from '@domain-operators/reconcile';
+import type { SecretSource } from '@domain-operators/reconcile';
 import { describe, expect, it } from 'vitest';
 import type { KafkaConnection } from '../api/v1alpha1/index.ts';
 import type { KafkaAdmin } from '../kafka/admin.ts';
 import type { KafkaConnectionOptions } from '../kafka/connection.ts';
 import { ConnectionResolver } from './connection-resolver.ts';
 import { KafkaClientPool } from './kafka-client-pool.ts';
-import type { SecretSource } from './secret-source.ts';
 
 function connection(spec: Partial<KafkaConnection['spec']> = {}, status?: KafkaConnection['status'], generation = 1): KafkaConnection {
   return {

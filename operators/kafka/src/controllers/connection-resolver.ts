@@ -1,13 +1,11 @@
 import type { V1Namespace } from '@kubernetes/client-node';
-import { getCondition, TerminalError } from '@domain-operators/reconcile';
-import type { Store } from '@domain-operators/reconcile';
+import { getCondition, secretValue, TerminalError } from '@domain-operators/reconcile';
+import type { SecretSource, Store } from '@domain-operators/reconcile';
 import type { KafkaConnection } from '../api/v1alpha1/index.ts';
 import type { KafkaConnectionOptions } from '../kafka/connection.ts';
 import { checkNamespace, checkPrefixTemplate, renderNamePrefix, tenancyError } from '../kafka/tenancy.ts';
 import type { KafkaTenancy } from '../kafka/types.ts';
 import type { ClusterClients, KafkaClientPool } from './kafka-client-pool.ts';
-import type { SecretSource } from './secret-source.ts';
-import { secretValue } from './secret-source.ts';
 
 /** Dependencies of a {@link ConnectionResolver}; stores are read lazily (at call time), never at construction. */
 export interface ConnectionResolverDeps {

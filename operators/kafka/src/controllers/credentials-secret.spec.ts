@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { KafkaUser } from '../api/v1alpha1/index.ts';
 import { isControlledBy } from '@domain-operators/reconcile';
-import { credentialData, credentialsSecret, generatedSecretName, generatePassword, jaasConfig } from './credentials-secret.ts';
+import { credentialData, credentialsSecret, generatedSecretName, jaasConfig } from './credentials-secret.ts';
 
 const user = {
   apiVersion: 'kafka.domain-operators.io/v1alpha1',
@@ -17,6 +17,8 @@ describe('credentials Secret', () => {
     expect(secret.metadata?.name).toBe('app-kafka-credentials');
     expect(isControlledBy(secret, 'u-1')).toBe(true);
     expect(isControlledBy(secret, 'other')).toBe(false);
+    expect(secret.metadata?.labels).toEqual({ 'app.kubernetes.io/managed-by': 'kafka-operator', 'kafka.domain-operators.io/kafka-user': 'app' });
+    expect(secret.metadata?.ownerReferences).toEqual([{ apiVersion: 'kafka.domain-operators.io/v1alpha1', kind: 'KafkaUser', name: 'app', uid: 'u-1', controller: true, blockOwnerDeletion: true }]);
     expect(secret.stringData).toEqual({
       username: 'team-a.app',
       password: 'p"w\\d',
@@ -24,12 +26,6 @@ describe('credentials Secret', () => {
       bootstrapServers: 'b1:9092,b2:9092',
       'sasl.jaas.config': 'org.apache.kafka.common.security.scram.ScramLoginModule required username="team-a.app" password="p\\"w\\\\d";',
     });
-  });
-
-  it('generates distinct strong passwords', () => {
-    const a = generatePassword();
-    expect(a).toMatch(/^[A-Za-z0-9_-]{32}$/);
-    expect(generatePassword()).not.toBe(a);
   });
 
   it('derives every key from the password, so a rotated password gets a matching JAAS line', () => {

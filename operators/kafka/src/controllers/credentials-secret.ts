@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import type { V1Secret } from '@kubernetes/client-node';
+import { credentialsSecretName, ownedSecret } from '@domain-operators/reconcile';
 import type { KafkaUser } from '../api/v1alpha1/index.ts';
 import type { ScramMechanism } from '../kafka/admin.ts';
-import { GROUP } from '../api/v1alpha1/index.ts';
+import { GROUP, kafkaUsers } from '../api/v1alpha1/index.ts';
 
 /** Keys of a generated credentials Secret. */
 export const CREDENTIAL_KEYS = {
@@ -16,14 +16,9 @@ export const CREDENTIAL_KEYS = {
 /** The label that marks a Secret generated for a KafkaUser (value: the KafkaUser's name). */
 export const CREDENTIALS_LABEL = `${GROUP}/kafka-user`;
 
-/** Name of the Secret generated for a KafkaUser without `passwordSecretRef`: `<name>-kafka-credentials`. */
+/** Name of the Secret generated for a KafkaUser without `passwordSecretRef`: `<name>-kafka-credentials`. Pure. */
 export function generatedSecretName(user: KafkaUser): string {
-  return `${user.metadata.name ?? ''}-kafka-credentials`;
-}
-
-/** A strong random password: 32 characters of base64url (192 bits). */
-export function generatePassword(): string {
-  return randomBytes(24).toString('base64url');
+  return credentialsSecretName(user.metadata.name ?? '', 'kafka');
 }
 
 /** The Java client's JAAS line for a SCRAM login; quotes and backslashes in the values are escaped. Pure. */
@@ -53,18 +48,12 @@ export function credentialData(values: CredentialValues): Record<string, string>
 
 /** The generated credentials Secret of `user`, owned (controller reference) by it, so it goes with it. Pure. */
 export function credentialsSecret(user: KafkaUser, values: CredentialValues): V1Secret {
-  return {
-    apiVersion: 'v1',
-    kind: 'Secret',
-    metadata: {
-      name: generatedSecretName(user),
-      namespace: user.metadata.namespace ?? '',
-      labels: { 'app.kubernetes.io/managed-by': 'kafka-operator', [CREDENTIALS_LABEL]: user.metadata.name ?? '' },
-      ownerReferences: [
-        { apiVersion: user.apiVersion, kind: user.kind, name: user.metadata.name ?? '', uid: user.metadata.uid ?? '', controller: true, blockOwnerDeletion: true },
-      ],
-    },
-    type: 'Opaque',
+  return ownedSecret({
+    ownerType: kafkaUsers.type,
+    owner: user,
+    name: generatedSecretName(user),
+    managedBy: 'kafka-operator',
+    labels: { [CREDENTIALS_LABEL]: user.metadata.name ?? '' },
     stringData: credentialData(values),
-  };
+  });
 }

@@ -1,14 +1,13 @@
 // KafkaUser scenarios against the real apiserver and the real broker: generated credentials that really log in,
 // ACLs that really allow and deny, quotas, rotation, another principal's ACL untouched, deletion removing everything.
 import type { Client } from '@domain-operators/reconcile';
-import { coreTypes } from '@domain-operators/reconcile';
+import { coreTypes, secretValue } from '@domain-operators/reconcile';
 import { AclOperations, AclPermissionTypes, ResourcePatternTypes, ResourceTypes } from '@platformatic/kafka';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kafkaConnections, kafkaUsers } from '../api/v1alpha1/index.ts';
 import type { KafkaUser } from '../api/v1alpha1/index.ts';
 import type { RunningOperator } from '../test-support.int.ts';
 import { adminCluster, createConnection, deleteIfExists, eventually, freshNamespace, installCrds, KafkaChecker, runOperator, suffix } from '../test-support.int.ts';
-import { secretValue } from './secret-source.ts';
 
 let client: Client;
 let operator: RunningOperator;

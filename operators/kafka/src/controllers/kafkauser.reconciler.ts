@@ -1,18 +1,16 @@
 import type { V1Secret } from '@kubernetes/client-node';
-import { coreTypes, errorFields, ExternalResourceReconciler, isAlreadyExists, isControlledBy, TerminalError } from '@domain-operators/reconcile';
-import type { Client, ReconcileContext, Reconciler, Recorder, Request, Result, Store } from '@domain-operators/reconcile';
+import { coreTypes, ensureSecret, errorFields, ExternalResourceReconciler, generatePassword, isControlledBy, secretValue, TerminalError } from '@domain-operators/reconcile';
+import type { Client, ReconcileContext, Reconciler, Recorder, Request, Result, SecretSource, Store } from '@domain-operators/reconcile';
 import { GROUP, kafkaUsers } from '../api/v1alpha1/index.ts';
 import type { KafkaConnection, KafkaUser } from '../api/v1alpha1/index.ts';
 import { checkAclRules, resolveKafkaName, tenancyError } from '../kafka/tenancy.ts';
 import type { KafkaAclRule } from '../kafka/types.ts';
 import { CLUSTER_RESOURCE_NAME, desiredAclBindings, desiredQuotas, scramMechanismOf } from '../kafka/user-plan.ts';
 import type { ConnectionResolver } from './connection-resolver.ts';
-import { credentialData, credentialsSecret, generatedSecretName, generatePassword } from './credentials-secret.ts';
+import { credentialData, credentialsSecret, generatedSecretName } from './credentials-secret.ts';
 import { claimsOnConnection, kafkaExternalDeps } from './external-parts.ts';
 import { KafkaUserAdapter } from './kafkauser.adapter.ts';
 import type { DesiredKafkaUser, ObservedKafkaUser } from './kafkauser.adapter.ts';
-import type { SecretSource } from './secret-source.ts';
-import { secretValue } from './secret-source.ts';
 
 /** Dependencies of a {@link KafkaUserReconciler}. */
 export interface KafkaUserReconcilerDeps {
@@ -159,16 +157,11 @@ export class KafkaUserReconciler implements Reconciler<KafkaUser> {
       mechanism: scramMechanismOf(user.spec.authentication.type),
       bootstrapServers: identity.connection.spec.bootstrapServers,
     };
-    const existing = await this.#deps.secrets.get(namespace, name, context.signal);
-    if (existing === undefined) {
-      try {
-        await this.#deps.client.create(coreTypes.secret, credentialsSecret(user, { ...values, password: generatePassword() }), { signal: context.signal });
-        context.log.info({ secret: name }, 'generated the credentials Secret');
-        return;
-      } catch (err) {
-        if (!isAlreadyExists(err)) throw err;
-        return; // created meanwhile; the next reconcile reads it
-      }
+    const fresh = credentialsSecret(user, { ...values, password: generatePassword('url-safe') });
+    const { secret: existing, created } = await ensureSecret({ client: this.#deps.client, secrets: this.#deps.secrets }, fresh, context.signal);
+    if (created) {
+      context.log.info({ secret: name }, 'generated the credentials Secret');
+      return;
     }
     if (!isControlledBy(existing, user.metadata.uid ?? '')) return;
     const password = secretValue(existing, 'password');

@@ -1,5 +1,5 @@
 import type { KubernetesObject, V1Namespace, V1Secret } from '@kubernetes/client-node';
-import { bySecretRef, ControllerBuilder, coreTypes, generationChanged, getCondition, labelsChanged, annotationsChanged, objectKey, or, requestFor } from '@domain-operators/reconcile';
+import { bySecretRef, cachedSecrets, ControllerBuilder, coreTypes, generationChanged, getCondition, labelsChanged, annotationsChanged, objectKey, or, requestFor } from '@domain-operators/reconcile';
 import type { Client, Clock, Controller, ControllerOptions, IndexFunc, InformerSource, Predicate, Recorder, Request, Store } from '@domain-operators/reconcile';
 import { kafkaConnections, kafkaTopics, kafkaUsers } from '../api/v1alpha1/index.ts';
 import type { KafkaConnection, KafkaTopic, KafkaUser } from '../api/v1alpha1/index.ts';
@@ -15,7 +15,6 @@ import { KafkaTopicReconciler } from './kafkatopic.reconciler.ts';
 import type { KafkaTopicReconcilerOptions } from './kafkatopic.reconciler.ts';
 import { KafkaUserReconciler } from './kafkauser.reconciler.ts';
 import type { KafkaUserReconcilerOptions } from './kafkauser.reconciler.ts';
-import { cachedSecrets } from './secret-source.ts';
 
 /** What the Kafka controllers need from the process. */
 export interface KafkaControllersDeps {
