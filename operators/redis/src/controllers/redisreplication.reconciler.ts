@@ -3,8 +3,8 @@
  * user's password, status.
  */
 import type { V1ConfigMap, V1Pod, V1PodDisruptionBudget, V1Secret, V1Service, V1StatefulSet } from '@kubernetes/client-node';
-import { isTerminalError, objectKey, patchStatusIfChanged, requestFor, requestKey, Result, rfc3339, TerminalError } from '@domain-operators/reconcile';
-import type { Client, Clock, ConditionUpdate, ReconcileContext, Reconciler, Recorder, Request, Store } from '@domain-operators/reconcile';
+import { ensureSecret, generatePassword, isTerminalError, objectKey, patchStatusIfChanged, requestFor, requestKey, Result, rfc3339, secretValue, storeSecrets, TerminalError } from '@domain-operators/reconcile';
+import type { Client, Clock, ConditionUpdate, EnsureSecretDeps, ReconcileContext, Reconciler, Recorder, Request, Store } from '@domain-operators/reconcile';
 import { MANAGED_CONFIG_KEYS, redisReplications } from '../api/v1alpha1/index.ts';
 import type { RedisReplication, RedisUser } from '../api/v1alpha1/index.ts';
 import type { BootstrapUsers, Credentials } from '../redis/bootstrap.ts';
@@ -32,7 +32,6 @@ import type { FailoverSettings, TopologyDecision, TopologyMemory } from '../redi
 import { CONDITION_TYPES } from '../redis/types.ts';
 import { applyIfChanged, canonicalJson } from './apply.ts';
 import { AppliedMemory } from './applied-memory.ts';
-import { ensureSecret, generatePassword, secretValue } from './credentials.ts';
 import { kinds, USERS_BY_REPLICATION } from './kinds.ts';
 import { EVENTS_BY_STATEFULSET, memberRefusal, missingMembers } from './member-refusal.ts';
 import type { CoreEvent, MemberRefusal } from './member-refusal.ts';
@@ -269,7 +268,7 @@ export class RedisReplicationReconciler implements Reconciler<RedisReplication> 
   async #bootstrapUsers(rr: RedisReplication, signal: AbortSignal): Promise<Pick<BootstrapUsers, 'operator' | 'replication'>> {
     const generate = this.#deps.generatePassword ?? generatePassword;
     const fresh = { operator: { username: OPERATOR_USERNAME, password: generate() }, replication: { username: REPLICATION_USERNAME, password: generate() } };
-    const secret = await ensureSecret({ client: this.#deps.client, secrets: this.#deps.stores.secrets }, internalSecretFor(rr, fresh), signal);
+    const { secret } = await ensureSecret(this.#secretDeps(), internalSecretFor(rr, fresh), signal);
     const operator = secretValue(secret, INTERNAL_KEYS.operatorPassword);
     const replication = secretValue(secret, INTERNAL_KEYS.replicationPassword);
     if (operator === undefined || replication === undefined) {
@@ -285,10 +284,14 @@ export class RedisReplicationReconciler implements Reconciler<RedisReplication> 
   /** The default user's password: from `auth.secretRef` (undefined while missing), else the generated `<name>-auth`. */
   async #defaultPassword(rr: RedisReplication, signal: AbortSignal): Promise<string | undefined> {
     const ref = rr.spec.auth?.secretRef;
-    const stores = { client: this.#deps.client, secrets: this.#deps.stores.secrets };
     if (ref !== undefined) return secretValue(this.#deps.stores.secrets.get(`${rr.metadata.namespace ?? ''}/${ref.name}`), ref.key ?? 'password');
-    const secret = await ensureSecret(stores, authSecretFor(rr, (this.#deps.generatePassword ?? generatePassword)()), signal);
+    const { secret } = await ensureSecret(this.#secretDeps(), authSecretFor(rr, (this.#deps.generatePassword ?? generatePassword)()), signal);
     return secretValue(secret, 'password');
+  }
+
+  /** Creates a generated Secret when the cache does not have it; an existing one is kept as it is. */
+  #secretDeps(): EnsureSecretDeps {
+    return { client: this.#deps.client, secrets: storeSecrets({ store: this.#deps.stores.secrets }) };
   }
 
   /** Applies the owned objects that changed. */

@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { V1Pod, V1Secret } from '@kubernetes/client-node';
-import { isTerminalError, objectKey, patchStatusIfChanged, requestKey, Result, withFinalizer } from '@domain-operators/reconcile';
+import { credentialsSecretName, ensureSecret, generatePassword, isTerminalError, objectKey, ownedSecret, patchStatusIfChanged, requestKey, Result, secretValue, storeSecrets, withFinalizer } from '@domain-operators/reconcile';
 import type { Client, ConditionUpdate, ReconcileContext, Reconciler, Recorder, Request, Store } from '@domain-operators/reconcile';
 import { GROUP, redisUsers } from '../api/v1alpha1/index.ts';
 import type { RedisReplication, RedisUser } from '../api/v1alpha1/index.ts';
@@ -14,7 +14,6 @@ import type { RedisMemberClient } from '../redis/client.ts';
 import { INTERNAL_KEYS, objectNames, OPERATOR_USERNAME, REPLICATION_USERNAME } from '../redis/manifests.ts';
 import { canonicalJson } from './apply.ts';
 import { AppliedMemory } from './applied-memory.ts';
-import { ensureSecret, generatePassword, secretValue } from './credentials.ts';
 import { incarnationOf, isPodReady, memberPods, podAddress, PODS_BY_REPLICATION } from './members.ts';
 
 /** The finalizer that guards ACL DELUSER. */
@@ -44,7 +43,7 @@ export interface RedisUserReconcilerOptions {
 
 /** The generated password Secret of a RedisUser without `passwordSecretRef`. Pure. */
 export function userSecretName(user: RedisUser): string {
-  return `${user.metadata.name ?? ''}-redis-credentials`;
+  return credentialsSecretName(user.metadata.name ?? '', 'redis');
 }
 
 const USER_ITEM = 'user';
@@ -182,19 +181,15 @@ export class RedisUserReconciler implements Reconciler<RedisUser> {
     const ref = user.spec.passwordSecretRef;
     const namespace = user.metadata.namespace ?? '';
     if (ref !== undefined) return secretValue(this.#deps.stores.secrets.get(`${namespace}/${ref.name}`), ref.key ?? 'password');
-    const secret: V1Secret = {
-      apiVersion: 'v1',
-      kind: 'Secret',
-      type: 'Opaque',
-      metadata: {
-        name: userSecretName(user),
-        namespace,
-        labels: { 'app.kubernetes.io/managed-by': 'redis-operator' },
-        ownerReferences: [{ apiVersion: user.apiVersion, kind: user.kind, name: user.metadata.name ?? '', uid: user.metadata.uid ?? '', controller: true, blockOwnerDeletion: true }],
-      },
+    const secret = ownedSecret({
+      ownerType: redisUsers.type,
+      owner: user,
+      name: userSecretName(user),
+      managedBy: 'redis-operator',
       stringData: { username: user.spec.username, password: (this.#deps.generatePassword ?? generatePassword)() },
-    };
-    return secretValue(await ensureSecret({ client: this.#deps.client, secrets: this.#deps.stores.secrets }, secret, signal), 'password');
+    });
+    const ensured = await ensureSecret({ client: this.#deps.client, secrets: storeSecrets({ store: this.#deps.stores.secrets }) }, secret, signal);
+    return secretValue(ensured.secret, 'password');
   }
 
   /** ACL DELUSER on every ready member; members that are not ready lose run-time users when they restart anyway. */

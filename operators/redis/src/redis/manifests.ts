@@ -15,7 +15,9 @@ import type {
   V1Volume,
 } from '@kubernetes/client-node';
 import { createHash } from 'node:crypto';
+import { controllerReference } from '@domain-operators/reconcile';
 import type { RedisReplication } from '../api/v1alpha1/index.ts';
+import { redisReplications } from '../api/v1alpha1/index.ts';
 import type { BootstrapUsers } from './bootstrap.ts';
 import { replicationAuthLines } from './bootstrap.ts';
 import { CONFIG_DIR, DATA_DIR, REDIS_PORT, REPLICATION_AUTH_FILE, SECRET_DIR } from './config-file.ts';
@@ -79,15 +81,8 @@ export function commonLabels(name: string): Record<string, string> {
 }
 
 /** The controller ownerReference to `rr`. Pure. */
-export function ownerReference(rr: Pick<RedisReplication, 'apiVersion' | 'kind' | 'metadata'>): V1OwnerReference {
-  return {
-    apiVersion: rr.apiVersion,
-    kind: rr.kind,
-    name: rr.metadata.name ?? '',
-    uid: rr.metadata.uid ?? '',
-    controller: true,
-    blockOwnerDeletion: true,
-  };
+export function ownerReference(rr: Pick<RedisReplication, 'metadata'>): V1OwnerReference {
+  return controllerReference(redisReplications.type, rr);
 }
 
 interface OwnedMetadata {
