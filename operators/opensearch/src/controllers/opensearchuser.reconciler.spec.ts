@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { OpenSearchUser } from '../api/v1alpha1/index.ts';
 import type { Call } from './controller.test-support.ts';
 import { adapterContext, callNames, FakeOpenSearch, fakeConnections, reconcilerOver, recordingClient, statusChanges } from './controller.test-support.ts';
-import { generatePassword, passwordSource, UserAdapter, userDesired } from './opensearchuser.reconciler.ts';
+import { passwordSource, UserAdapter, userDesired } from './opensearchuser.reconciler.ts';
 
 const user: OpenSearchUser = {
   apiVersion: 'opensearch.domain-operators.io/v1alpha1',
@@ -32,7 +32,6 @@ describe('users', () => {
     expect(passwordSource(user)).toEqual({ secretName: 'bob-password', key: 'password', generated: false });
     const { passwordSecretRef: _ref, ...spec } = user.spec;
     expect(passwordSource({ ...user, spec })).toEqual({ secretName: 'bob-opensearch-credentials', key: 'password', generated: true });
-    expect(generatePassword()).toMatch(/^[A-Za-z0-9_-]{32}-Aa1$/);
   });
 
   it('wait (retryable) for a named Secret that does not exist, writing nothing', async () => {
@@ -95,6 +94,25 @@ describe('users', () => {
     fx.secrets.replace([generated('bob-uid')]);
     await expect(userDesired(deps, generatedUser)).resolves.toMatchObject({ password: 'someone-Else-1' });
     expect(fx.calls).toEqual([]);
+  });
+
+  it('generate <name>-opensearch-credentials owned by the user, with a password of every character class', async () => {
+    const fx = setup();
+    const { passwordSecretRef: _ref, ...spec } = user.spec;
+    const deps = { connections: fx.connections, secrets: { store: fx.secrets.reader() }, client: fx.client };
+    // The recording client answers the create with an empty object, which this user does not control.
+    await expect(userDesired(deps, { ...user, spec })).rejects.toMatchObject({ reason: 'SecretConflict' });
+    expect(fx.calls.map((c) => (c.to === 'kube' ? `${c.method} ${c.path}` : c))).toEqual(['POST /api/v1/namespaces/team-a/secrets']);
+    const created = (fx.calls[0] as { body: V1Secret }).body;
+    expect(created.metadata).toMatchObject({
+      name: 'bob-opensearch-credentials',
+      namespace: 'team-a',
+      labels: { 'app.kubernetes.io/managed-by': 'opensearch-operator' },
+      ownerReferences: [{ apiVersion: 'opensearch.domain-operators.io/v1alpha1', kind: 'OpenSearchUser', name: 'bob', uid: 'bob-uid', controller: true, blockOwnerDeletion: true }],
+    });
+    expect(Object.keys(created.stringData ?? {})).toEqual(['username', 'password']);
+    expect(created.stringData?.['username']).toBe('team-a-bob');
+    expect(created.stringData?.['password']).toMatch(/^[A-Za-z0-9_-]{32}-Aa1$/);
   });
 
   it('never touch a reserved user', async () => {

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import type { V1Secret } from '@kubernetes/client-node';
 import type { Client, Controller, DeleteTarget, ExternalAdapter, ExternalContext, ExternalObservation } from '@domain-operators/reconcile';
 import type { ExternalCreation, ExternalStatusFields, ExternalUpdate } from '@domain-operators/reconcile';
-import { bySecretRef, coreTypes, isAlreadyExists, isControlledBy, objectKey, requestFor, TerminalError } from '@domain-operators/reconcile';
+import { bySecretRef, coreTypes, credentialsSecretName, ensureSecret, generatePassword, isControlledBy, objectKey, ownedSecret, requestFor, storeSecrets, TerminalError } from '@domain-operators/reconcile';
 import type { OpenSearchUser } from '../api/v1alpha1/index.ts';
 import { openSearchUsers } from '../api/v1alpha1/index.ts';
 import type { ObservedUser, UserPlan } from '../opensearch/security-plan.ts';
@@ -46,13 +46,8 @@ export const BY_PASSWORD_SECRET = 'passwordSecret';
 export function passwordSource(object: OpenSearchUser): { readonly secretName: string; readonly key: string; readonly generated: boolean } {
   const ref = object.spec.passwordSecretRef;
   return ref === undefined
-    ? { secretName: `${object.metadata.name ?? ''}-opensearch-credentials`, key: 'password', generated: true }
+    ? { secretName: credentialsSecretName(object.metadata.name ?? '', 'opensearch'), key: 'password', generated: true }
     : { secretName: ref.name, key: ref.key, generated: false };
-}
-
-/** A password OpenSearch's default policies accept: 24 random bytes, plus one of each character class. */
-export function generatePassword(): string {
-  return `${randomBytes(24).toString('base64url')}-Aa1`;
 }
 
 /** What the user kind reads and writes besides OpenSearch. */
@@ -81,7 +76,7 @@ export async function userDesired(deps: UserDeps, object: OpenSearchUser, signal
     if (!source.generated || object.metadata.deletionTimestamp != null) {
       throw new DependencyError('SecretNotFound', `Secret ${namespace}/${source.secretName} does not exist`);
     }
-    secret = await createGeneratedSecret(deps.client, object, scope.name, source.secretName, signal);
+    secret = await createGeneratedSecret(deps, object, scope.name, source.secretName, signal);
   }
   if (source.generated && !isControlledBy(secret, object.metadata.uid ?? '')) {
     throw new TerminalError(`Secret ${namespace}/${source.secretName} exists and does not belong to this OpenSearchUser; set passwordSecretRef to use it`, 'SecretConflict');
@@ -96,27 +91,19 @@ export async function userDesired(deps: UserDeps, object: OpenSearchUser, signal
   };
 }
 
-async function createGeneratedSecret(client: Client, user: OpenSearchUser, username: string, name: string, signal?: AbortSignal): Promise<V1Secret> {
-  const namespace = user.metadata.namespace ?? '';
-  const secret: V1Secret = {
-    apiVersion: 'v1',
-    kind: 'Secret',
-    metadata: {
-      name,
-      namespace,
-      labels: { 'app.kubernetes.io/managed-by': 'opensearch-operator' },
-      ownerReferences: [{ apiVersion: openSearchUsers.apiVersion, kind: openSearchUsers.kind, name: user.metadata.name ?? '', uid: user.metadata.uid ?? '', controller: true, blockOwnerDeletion: true }],
-    },
-    type: 'Opaque',
-    data: { username: Buffer.from(username).toString('base64'), password: Buffer.from(generatePassword()).toString('base64') },
-  };
-  try {
-    return await client.create(coreTypes.secret, secret, signal === undefined ? {} : { signal });
-  } catch (err) {
-    // Created by an earlier reconcile that the cache has not caught up with: read it.
-    if (isAlreadyExists(err)) return client.get(coreTypes.secret, { namespace, name }, signal);
-    throw err;
-  }
+/**
+ * Creates `<name>-opensearch-credentials` with a password OpenSearch's rules accept (one character of each class),
+ * or reads it when an earlier reconcile created it and the cache has not caught up.
+ */
+async function createGeneratedSecret(deps: UserDeps, user: OpenSearchUser, username: string, name: string, signal?: AbortSignal): Promise<V1Secret> {
+  const secret = ownedSecret({
+    ownerType: openSearchUsers.type,
+    owner: user,
+    name,
+    managedBy: 'opensearch-operator',
+    stringData: { username, password: generatePassword('every-class') },
+  });
+  return (await ensureSecret({ client: deps.client, secrets: storeSecrets(deps.secrets) }, secret, signal)).secret;
 }
 
 /**
