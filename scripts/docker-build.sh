@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # `nx run <system>-operator:docker`: builds the operator's image ghcr.io/domain-operators/<system>-operator:<tag> from
-# operators/<system>/Dockerfile with the repository root as context. The tag is $IMAGE_TAG, else the chart's
-# appVersion. Where no container engine answers (`docker info` fails, as on the machines that run `npm test`), it
-# says so and exits 0: building images is for hosted CI (.github/workflows/e2e-kind.yml) and developers with Docker.
-# Extra arguments go to `docker build` (e.g. --platform linux/arm64).
+# operators/Dockerfile with --build-arg SYSTEM=<system> and the repository root as context. The tag is $IMAGE_TAG,
+# else the chart's appVersion. Where no container engine answers (`docker info` fails, as on the machines that run
+# `npm test`), it says so and exits 0: building images is for hosted CI (.github/workflows/e2e-kind.yml) and
+# developers with Docker. Extra arguments go to `docker build` (e.g. --platform linux/arm64).
 set -euo pipefail
 system="${1:?usage: scripts/docker-build.sh <kafka|opensearch|redis> [docker build flags…]}"
 shift
@@ -19,4 +19,4 @@ if ! command -v "$engine" >/dev/null 2>&1 || ! "$engine" info >/dev/null 2>&1; t
   exit 0
 fi
 echo "docker: building $image"
-exec "$engine" build --file "operators/$system/Dockerfile" --tag "$image" "$@" .
+exec "$engine" build --file operators/Dockerfile --build-arg "SYSTEM=$system" --tag "$image" "$@" .

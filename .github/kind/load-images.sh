@@ -2,8 +2,8 @@
 # Puts into the kind node the images the e2e suites' Pods run, so that none is pulled from a registry the operators
 # are not published to, and no suite waits for a pull:
 #   - each operator's image under its chart's default name (what `helm install` without image values deploys, as the
-#     suites install it), built before by `nx run <system>-operator:docker` (docker build of operators/<system>/
-#     Dockerfile), loaded with `kind load docker-image`;
+#     suites install it), built before by `nx run <system>-operator:docker` (docker build of operators/Dockerfile
+#     with --build-arg SYSTEM=<system>), loaded with `kind load docker-image`;
 #   - redis:7.2, which the redis suites' RedisReplications run on an existing cluster (e2e/redis/src/fixtures.ts),
 #     pulled by the node's own containerd.
 set -euo pipefail

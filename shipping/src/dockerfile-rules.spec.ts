@@ -1,7 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lintDockerfile, operatorImageRules } from './dockerfile-rules.ts';
-import { dockerfilePath, IMAGE_SYSTEMS } from './repo.ts';
+import { dockerfilePath, IMAGE_SYSTEMS, REPO_ROOT } from './repo.ts';
 
 const good = [
   'ARG NODE_VERSION=24.9.0',
@@ -64,15 +65,26 @@ describe('operatorImageRules', () => {
   });
 });
 
-describe.each(IMAGE_SYSTEMS)('operators/%s/Dockerfile', (system) => {
-  const text = readFileSync(dockerfilePath(system), 'utf8');
+describe('operators/Dockerfile', () => {
+  const text = readFileSync(dockerfilePath(), 'utf8');
 
   it('passes the linter and the operator image rules', () => {
     expect(lintDockerfile(text)).toEqual([]);
   });
 
-  it(`builds the ${system} operator with Nx and ships only its bundle`, () => {
-    expect(text).toContain(`npx nx run ${system}-operator:build`);
-    expect(text).toContain(`COPY --from=build /src/dist/operators/${system}/main.js /src/dist/operators/${system}/main.js.map /app/`);
+  it('builds the operator SYSTEM names with Nx, refuses any other, and ships only its bundle', () => {
+    expect(text).toContain('npx nx run "${SYSTEM}-operator:build"');
+    expect(text).toContain(`case "\${SYSTEM}" in ${IMAGE_SYSTEMS.join(' | ')}) ;;`);
+    expect(text).toContain('COPY --from=build /src/dist/operators/${SYSTEM}/main.js /src/dist/operators/${SYSTEM}/main.js.map /app/');
+  });
+
+  it.each(IMAGE_SYSTEMS)('is the only Dockerfile: operators/%s has none of its own', (system) => {
+    expect(existsSync(join(REPO_ROOT, 'operators', system, 'Dockerfile'))).toBe(false);
+  });
+
+  it.each(IMAGE_SYSTEMS)('is what nx run %s-operator:docker builds, with SYSTEM set', (system) => {
+    const project = JSON.parse(readFileSync(join(REPO_ROOT, 'operators', system, 'project.json'), 'utf8')) as { targets: { docker: { options: { command: string } } } };
+    expect(project.targets.docker.options.command).toBe(`bash scripts/docker-build.sh ${system}`);
+    expect(readFileSync(join(REPO_ROOT, 'scripts', 'docker-build.sh'), 'utf8')).toContain('--file operators/Dockerfile --build-arg "SYSTEM=$system"');
   });
 });

@@ -6,7 +6,7 @@ import type { ImageDefinition, ImageFacts, LayerSource } from './image-definitio
 import { debianVersionTag, imageReference, LOCAL_REPOSITORY } from './image-reference.ts';
 import { NOBODY, NONROOT, ROOT, systemFiles, type Account } from './system-files.ts';
 
-/** The operators, each with an image built like `operators/<system>/Dockerfile`. */
+/** The operators, each with an image built like `operators/Dockerfile` with `--build-arg SYSTEM=<system>`. */
 export const OPERATOR_SYSTEMS = ['kafka', 'opensearch', 'redis'] as const;
 /** One of {@link OPERATOR_SYSTEMS}. */
 export type OperatorSystem = (typeof OPERATOR_SYSTEMS)[number];
@@ -37,12 +37,12 @@ export interface ImageInputs {
   readonly pause?: string;
   readonly coredns?: VersionedBinary;
   readonly localPathProvisioner?: VersionedBinary;
-  /** The project's pinned Node binary, copied to `/usr/local/bin/node` as the Dockerfiles do. */
+  /** The project's pinned Node binary, copied to `/usr/local/bin/node` as the Dockerfile does. */
   readonly node?: VersionedBinary;
   readonly operators?: Partial<Readonly<Record<OperatorSystem, OperatorInput>>>;
 }
 
-/** Labels of the operator images, as the Dockerfiles' runtime stage sets them. Pure. */
+/** Labels of the operator images, as the Dockerfile's runtime stage sets them for `SYSTEM=<system>`. Pure. */
 export function operatorLabels(system: OperatorSystem): Record<string, string> {
   return {
     'org.opencontainers.image.title': `${system}-operator`,
@@ -100,7 +100,7 @@ const debianVersion = (facts: ImageFacts, pkg: string): string => {
  *   `WorkingDir /data` (owned 999), `Cmd ["redis-server"]`, tagged with redis-server's Debian version.
  * - `coredns`, `local-path-provisioner`: the static binary on a base of `/etc/passwd` (root, nonroot, nobody),
  *   `/tmp` and `/home/nonroot`, user 65532, `Entrypoint [binary]`, tagged with the given version.
- * - `<system>-operator`: the runtime stage of `operators/<system>/Dockerfile` on {@link distrolessCcLayer},
+ * - `<system>-operator`: the runtime stage of `operators/Dockerfile` (`SYSTEM=<system>`) on {@link distrolessCcLayer},
  *   named as the chart's default image.
  */
 export function defineImages(ids: readonly ImageId[], inputs: ImageInputs): ImageDefinition[] {
