@@ -153,3 +153,25 @@ export { shutdownSignal, ShutdownRequestedError } from './manager/shutdown-signa
 export type { SignalProcess } from './manager/shutdown-signal.ts';
 export { createLogger, defaultLogFormat, formatLine, REDACTED_PATHS } from './observability/log.ts';
 export type { CreateLoggerOptions, LogDestination, LogFormat } from './observability/log.ts';
+// Connections: resolving a dependent's *Connection, its Ready check and gate, ConnectionGone, waking dependents,
+// tenancy selection by namespace labels, external names, the claim index computed on change, one client per connection.
+export { ConnectionReasons } from './connection/connection-reasons.ts';
+export type { ConnectionReason } from './connection/connection-reasons.ts';
+export { DependencyError, isDependencyError } from './connection/dependency-error.ts';
+export type { ConnectionDependent, ConnectionObject, StoreSource } from './connection/connection-object.ts';
+export { matchesSelector } from './connection/label-selector.ts';
+export type { LabelSelector } from './connection/label-selector.ts';
+export { connectionExternalName, parseConnectionExternalName } from './connection/external-name.ts';
+export { ConnectionLookup } from './connection/connection-lookup.ts';
+export type { ConnectionLookupDeps, ConnectionLookupOptions } from './connection/connection-lookup.ts';
+export { NamespaceAdmission } from './connection/namespace-admission.ts';
+export type { NamespaceAdmissionDeps } from './connection/namespace-admission.ts';
+export { ClientCache, connectionVersion, forgetClientsOfDeleted } from './connection/client-cache.ts';
+export type { ClientCacheDeps } from './connection/client-cache.ts';
+export { releasingWhenConnectionGone } from './connection/connection-gone.ts';
+export type { ConnectionGoneOptions } from './connection/connection-gone.ts';
+export { byConnectionRef, CONNECTION_INDEX, connectionUsabilityChanged, watchConnectionDependents } from './connection/dependents.ts';
+export { connectionClaimIndex } from './connection/claim-index.ts';
+export type { ConnectionClaimIndex, ConnectionClaimIndexDeps } from './connection/claim-index.ts';
+export { CONNECTED, ConnectionReconciler } from './connection/connection-reconciler.ts';
+export type { ConnectionCheck, ConnectionHealth, ConnectionReconcilerDeps, ConnectionReconcilerOptions } from './connection/connection-reconciler.ts';

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
  * The runtime's folders, lowest first. A production file may import its own folder and folders before its own;
  * never a later one (so imports run one way and there are no cycles between folders) and never `testing`.
  */
-const LAYERS = ['core', 'client', 'crd', 'status', 'observability', 'cache', 'secret', 'queue', 'controller', 'external', 'manager'] as const;
+const LAYERS = ['core', 'client', 'crd', 'status', 'observability', 'cache', 'secret', 'queue', 'controller', 'external', 'connection', 'manager'] as const;
 
 const SRC = dirname(fileURLToPath(import.meta.url));
 const IMPORT = /(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g;
