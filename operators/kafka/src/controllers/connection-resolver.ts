@@ -1,70 +1,59 @@
 import type { V1Namespace } from '@kubernetes/client-node';
-import { getCondition, secretValue, TerminalError } from '@domain-operators/reconcile';
-import type { SecretSource, Store } from '@domain-operators/reconcile';
+import { ConnectionLookup, connectionVersion, NamespaceAdmission, secretValue, TerminalError } from '@domain-operators/reconcile';
+import type { SecretSource, StoreSource } from '@domain-operators/reconcile';
 import type { KafkaConnection } from '../api/v1alpha1/index.ts';
 import type { KafkaConnectionOptions } from '../kafka/connection.ts';
-import { checkNamespace, checkPrefixTemplate, renderNamePrefix, tenancyError } from '../kafka/tenancy.ts';
+import { checkPrefixTemplate, renderNamePrefix } from '../kafka/tenancy.ts';
 import type { KafkaTenancy } from '../kafka/types.ts';
 import type { ClusterClients, KafkaClientPool } from './kafka-client-pool.ts';
 
 /** Dependencies of a {@link ConnectionResolver}; stores are read lazily (at call time), never at construction. */
 export interface ConnectionResolverDeps {
-  readonly connections: { readonly store: Store<KafkaConnection> };
-  readonly namespaces: { readonly store: Store<V1Namespace> };
+  readonly connections: StoreSource<KafkaConnection>;
+  readonly namespaces: StoreSource<V1Namespace>;
   readonly secrets: SecretSource;
   readonly pool: KafkaClientPool;
 }
 
 /** Reasons of a connection that is known not to work, copied onto its topics and users without asking Kafka. */
-const NOT_READY_REASONS = new Set(['KafkaUnavailable', 'AuthenticationFailed', 'SecretNotFound', 'InvalidSecret', 'InvalidSpec']);
+const BLOCKING_REASONS = ['KafkaUnavailable', 'AuthenticationFailed', 'SecretNotFound', 'InvalidSecret', 'InvalidSpec'];
 
 /**
- * Resolves what a KafkaTopic or KafkaUser needs from its KafkaConnection: the connection itself (from the cache),
- * the tenancy rule for its namespace, and the shared clients (built from the connection's Secrets). Errors are
- * `TerminalError`s with a condition reason (`ConnectionNotFound`, `SecretNotFound`, `InvalidSecret`,
- * `TenancyViolation`): each clears only through a change that wakes the resource (its connection, namespace or
- * Secret). Never logs or returns a password in a message.
+ * What a KafkaTopic or KafkaUser needs from its KafkaConnection, on the runtime's connection module: the connection
+ * (from the cache; `ConnectionNotFound` is retried, see `ConnectionLookup`), its Ready gate, the namespace's
+ * admission by the tenancy selector and its name prefix, and the shared clients (built from the connection's
+ * Secrets). Kafka's own parts are the prefix template and the clients. Never logs or returns a password in a message.
  */
 export class ConnectionResolver {
   readonly #deps: ConnectionResolverDeps;
+  readonly #lookup: ConnectionLookup<KafkaConnection>;
+  readonly #admission: NamespaceAdmission;
 
   /** Reads nothing yet. */
   constructor(deps: ConnectionResolverDeps) {
     this.#deps = deps;
+    this.#lookup = new ConnectionLookup(deps, { kind: 'KafkaConnection', blockingReasons: BLOCKING_REASONS });
+    this.#admission = new NamespaceAdmission(deps, { kind: 'KafkaConnection' });
   }
 
-  /** The cached KafkaConnection `name`; `TerminalError` `ConnectionNotFound` when there is none. */
+  /** The cached KafkaConnection `name`; a retryable `DependencyError` `ConnectionNotFound` when there is none. */
   connection(name: string): KafkaConnection {
-    const connection = this.#deps.connections.store.get(name);
-    if (connection === undefined) throw new TerminalError(`KafkaConnection "${name}" does not exist`, 'ConnectionNotFound');
-    return connection;
+    return this.#lookup.get(name);
   }
 
-  /**
-   * Throws when the connection's own status says it does not work at its current generation (Kafka unreachable,
-   * login refused, Secret missing), with that reason and message: its dependents wait for it to become Ready
-   * instead of each timing out against Kafka. A connection without status yet passes.
-   */
+  /** Throws the connection's own reason when its status says it does not work at its current generation (`ConnectionLookup.assertUsable`). */
   assertUsable(connection: KafkaConnection): void {
-    const ready = getCondition(connection.status?.conditions, 'Ready');
-    if (ready?.status !== 'False' || !NOT_READY_REASONS.has(ready.reason)) return;
-    if (ready.observedGeneration !== undefined && ready.observedGeneration !== connection.metadata.generation) return;
-    throw new TerminalError(`KafkaConnection "${connection.metadata.name ?? ''}" is not ready: ${ready.message}`, ready.reason);
+    this.#lookup.assertUsable(connection);
   }
 
   /**
    * The name prefix `namespace` must use on this connection (`''` when there is no naming rule). `TerminalError`
-   * `TenancyViolation` when the connection does not select the namespace; a plain error (retry) when the
-   * namespace is not cached yet and a selector must be checked.
+   * `TenancyViolation` when the connection does not select the namespace, `InvalidConnection` for an unusable
+   * prefix template; a retryable `NamespaceNotFound` while the namespace is not cached and a selector must be checked.
    */
   prefixFor(connection: KafkaConnection, namespace: string): string {
     const tenancy = tenancyOf(connection);
-    if (tenancy?.namespaceSelector !== undefined) {
-      const ns = this.#deps.namespaces.store.get(namespace);
-      if (ns === undefined) throw new Error(`namespace ${namespace} is not in the cache yet`);
-      const checked = checkNamespace(connection.metadata.name ?? '', tenancy, namespace, ns.metadata?.labels ?? {});
-      if (!checked.ok) throw tenancyError(checked.violation);
-    }
+    this.#admission.admit(connection.metadata.name ?? '', tenancy?.namespaceSelector, namespace);
     if (tenancy?.namePrefix !== undefined) {
       const template = checkPrefixTemplate(tenancy.namePrefix);
       if (!template.ok) throw new TerminalError(`KafkaConnection "${connection.metadata.name ?? ''}": ${template.violation.message}`, 'InvalidConnection');
@@ -82,7 +71,7 @@ export class ConnectionResolver {
       saslRef === undefined ? undefined : this.#required(name, saslRef.namespace, saslRef.name, signal),
       caRef === undefined ? undefined : this.#required(name, caRef.namespace, caRef.name, signal),
     ]);
-    const key = [connection.metadata.uid, connection.metadata.generation, saslSecret?.metadata?.resourceVersion, caSecret?.metadata?.resourceVersion].join('/');
+    const key = connectionVersion(connection, [saslSecret, caSecret]);
     return this.#deps.pool.clientsFor(name, key, () => {
       const options: { -readonly [K in keyof KafkaConnectionOptions]: KafkaConnectionOptions[K] } = { bootstrapServers: spec.bootstrapServers };
       if (saslRef !== undefined && saslSecret !== undefined && spec.sasl !== undefined) {

@@ -1,3 +1,4 @@
+import { ClientCache } from '@domain-operators/reconcile';
 import type { Clock } from '@domain-operators/reconcile';
 import type { ClusterInfo, KafkaAdmin } from '../kafka/admin.ts';
 import type { KafkaConnectionOptions } from '../kafka/connection.ts';
@@ -36,14 +37,9 @@ export interface KafkaClientPoolOptions {
   readonly clusterInfoTtlMs?: number;
 }
 
-interface Entry {
-  readonly key: string;
-  readonly clients: ClusterClients;
-}
-
 /**
- * One {@link ClusterClients} per KafkaConnection, so thousands of topics share one connection and one batcher. An
- * entry is keyed by a version string the caller computes from everything the clients depend on (the connection's
+ * One {@link ClusterClients} per KafkaConnection (the runtime's `ClientCache`), so thousands of topics share one
+ * connection and one batcher. An entry is keyed by a version string the caller computes from everything the clients depend on (the connection's
  * generation and its Secrets' resourceVersions): a new key closes the old clients and builds new ones, so a
  * rotated operator password or a changed bootstrap list takes effect at the next reconcile. No I/O until a client
  * is used.
@@ -51,7 +47,7 @@ interface Entry {
 export class KafkaClientPool {
   readonly #deps: KafkaClientPoolDeps;
   readonly #options: KafkaClientPoolOptions;
-  readonly #entries = new Map<string, Entry>();
+  readonly #cache = new ClientCache<ClusterClients>({ close: (clients) => clients.admin.close() });
 
   /** Builds nothing yet. */
   constructor(deps: KafkaClientPoolDeps, options: KafkaClientPoolOptions = {}) {
@@ -60,30 +56,21 @@ export class KafkaClientPool {
   }
 
   /**
-   * The clients of connection `name` at version `key`; `settings` is called only when they must be (re)built. Never
-   * rejects; closing replaced clients happens in the background.
+   * The clients of connection `name` at version `key`; `settings` is called only when they must be (re)built, and
+   * what it throws is thrown (the previous clients are kept then); closing replaced clients happens in the background.
    */
   clientsFor(name: string, key: string, settings: () => KafkaConnectionOptions): ClusterClients {
-    const existing = this.#entries.get(name);
-    if (existing?.key === key) return existing.clients;
-    if (existing !== undefined) void existing.clients.admin.close();
-    const clients = this.#build(settings());
-    this.#entries.set(name, { key, clients });
-    return clients;
+    return this.#cache.get(name, key, () => this.#build(settings()));
   }
 
   /** Closes and forgets the clients of a connection that is gone. Idempotent. */
-  async release(name: string): Promise<void> {
-    const existing = this.#entries.get(name);
-    this.#entries.delete(name);
-    await existing?.clients.admin.close();
+  forget(name: string): void {
+    this.#cache.forget(name);
   }
 
   /** Closes every client. Idempotent; never rejects. */
   async close(): Promise<void> {
-    const entries = [...this.#entries.values()];
-    this.#entries.clear();
-    await Promise.all(entries.map((e) => e.clients.admin.close().catch(() => undefined)));
+    await this.#cache.close();
   }
 
   #build(settings: KafkaConnectionOptions): ClusterClients {

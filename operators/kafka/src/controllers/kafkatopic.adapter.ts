@@ -1,4 +1,4 @@
-import { isTerminalError, TerminalError } from '@domain-operators/reconcile';
+import { isTerminalError, parseConnectionExternalName, TerminalError } from '@domain-operators/reconcile';
 import type { DeleteTarget, ExternalAdapter, ExternalContext, ExternalCreation, ExternalObservation, ExternalUpdate, Recorder } from '@domain-operators/reconcile';
 import type { KafkaTopic } from '../api/v1alpha1/index.ts';
 import { currentReplicationFactor, planTopic } from '../kafka/topic-plan.ts';
@@ -141,25 +141,11 @@ export class KafkaTopicAdapter implements ExternalAdapter<KafkaTopic, DesiredKaf
     return Object.keys(status).length === 0 ? {} : { status };
   }
 
+  /** Deletes the topic; a connection that is gone is the runtime's `releasingWhenConnectionGone` (wired in external-parts.ts). */
   async delete(target: DeleteTarget<DesiredKafkaTopic>, context: ExternalContext<KafkaTopic>): Promise<void> {
-    const [connectionName = '', ...rest] = target.externalName.split('/');
-    const topicName = rest.join('/');
-    let clients;
-    try {
-      const connection = this.#deps.resolver.connection(connectionName);
-      clients = await this.#deps.resolver.clients(connection, context.signal);
-    } catch (err) {
-      if (!isTerminalError(err) || err.reason !== 'ConnectionNotFound') throw err;
-      // No cluster to delete from: keeping the finalizer would only leave the namespace stuck.
-      this.#deps.events.record(context.object, {
-        type: 'Warning',
-        reason: 'ConnectionGone',
-        action: 'DeleteTopic',
-        note: `KafkaConnection "${connectionName}" no longer exists; topic ${topicName} was not deleted`,
-      });
-      return;
-    }
-    await clients.admin.deleteTopic(topicName);
+    const { connection, name } = parseConnectionExternalName(target.externalName);
+    const clients = await this.#deps.resolver.clients(this.#deps.resolver.connection(connection), context.signal);
+    await clients.admin.deleteTopic(name);
   }
 
   async #clients(desired: DesiredKafkaTopic, context: ExternalContext<KafkaTopic>) {

@@ -1,10 +1,11 @@
-import { ExternalResourceReconciler } from '@domain-operators/reconcile';
-import type { Client, ReconcileContext, Reconciler, Recorder, Request, Result, Store } from '@domain-operators/reconcile';
+import type { V1Namespace } from '@kubernetes/client-node';
+import { connectionClaimIndex, connectionExternalName, ExternalResourceReconciler } from '@domain-operators/reconcile';
+import type { Client, Informer, ReconcileContext, Reconciler, Recorder, Request, Result } from '@domain-operators/reconcile';
 import { GROUP, kafkaTopics } from '../api/v1alpha1/index.ts';
-import type { KafkaTopic } from '../api/v1alpha1/index.ts';
+import type { KafkaConnection, KafkaTopic } from '../api/v1alpha1/index.ts';
 import { resolveKafkaName, tenancyError } from '../kafka/tenancy.ts';
 import type { ConnectionResolver } from './connection-resolver.ts';
-import { claimsOnConnection, kafkaExternalDeps } from './external-parts.ts';
+import { kafkaExternalDeps } from './external-parts.ts';
 import { KafkaTopicAdapter } from './kafkatopic.adapter.ts';
 import type { DesiredKafkaTopic, ObservedKafkaTopic } from './kafkatopic.adapter.ts';
 import { ReassignmentPoll } from './reassignment-poll.ts';
@@ -14,8 +15,15 @@ export interface KafkaTopicReconcilerDeps {
   readonly client: Client;
   readonly resolver: ConnectionResolver;
   readonly events: Recorder;
-  /** The KafkaTopic cache, with `byConnection` registered as `connection` (CONNECTION_INDEX); read lazily. */
-  readonly topics: { readonly store: Store<KafkaTopic> };
+  /**
+   * The caches the claim index follows (the runtime's `connectionClaimIndex`: names computed on change, not per
+   * reconcile): the KafkaTopic informer with `CONNECTION_INDEX`, and the KafkaConnection and Namespace informers.
+   */
+  readonly caches: {
+    readonly topics: Pick<Informer<KafkaTopic>, 'store' | 'onChange'>;
+    readonly connections: Pick<Informer<KafkaConnection>, 'onChange'>;
+    readonly namespaces: Pick<Informer<V1Namespace>, 'onChange'>;
+  };
   readonly now?: () => Date;
   readonly random?: () => number;
 }
@@ -44,14 +52,14 @@ export class KafkaTopicReconciler implements Reconciler<KafkaTopic> {
   readonly #inner: ExternalResourceReconciler<KafkaTopic, DesiredKafkaTopic, ObservedKafkaTopic>;
   readonly #poll: ReassignmentPoll;
 
-  /** Assembles the parts; no I/O. */
+  /** Assembles the parts and subscribes the claim index to the caches' changes; no I/O. */
   constructor(deps: KafkaTopicReconcilerDeps, options: KafkaTopicReconcilerOptions = {}) {
     this.#deps = deps;
     this.#poll = new ReassignmentPoll(options.reassignmentPollMs ?? 5_000);
     const adapter = this.#poll.watch(new KafkaTopicAdapter({ resolver: deps.resolver, events: deps.events }));
     const type = kafkaTopics.type;
     this.#inner = new ExternalResourceReconciler<KafkaTopic, DesiredKafkaTopic, ObservedKafkaTopic>(
-      kafkaExternalDeps(deps, type, adapter, claimsOnConnection(() => deps.topics.store, (object) => this.externalName(object))),
+      kafkaExternalDeps(deps, { type, adapter, noun: 'topic', claims: connectionClaimIndex({ ...deps.caches, dependents: deps.caches.topics, externalName: (object) => this.externalName(object) }) }),
       {
         annotationPrefix: GROUP,
         externalName: (topic) => this.externalName(topic),
@@ -78,10 +86,10 @@ export class KafkaTopicReconciler implements Reconciler<KafkaTopic> {
 
   /**
    * `<connection>/<topic>`: the topic name after the tenancy rules (explicit `topicName` inside the prefix, or prefix
-   * + metadata.name). Throws `TerminalError` `ConnectionNotFound` or `TenancyViolation`.
+   * + metadata.name). Throws `DependencyError` `ConnectionNotFound` (retried) or `TerminalError` `TenancyViolation`.
    */
   externalName(topic: KafkaTopic): string {
-    return `${topic.spec.connectionRef.name}/${this.#topicName(topic)}`;
+    return connectionExternalName(topic.spec.connectionRef.name, this.#topicName(topic));
   }
 
   /** The desired topic; throws like {@link KafkaTopicReconciler.externalName}, or with the connection's reason when it does not work. */

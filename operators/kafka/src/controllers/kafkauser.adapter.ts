@@ -1,4 +1,4 @@
-import { isTerminalError } from '@domain-operators/reconcile';
+import { parseConnectionExternalName } from '@domain-operators/reconcile';
 import type { DeleteTarget, ExternalAdapter, ExternalContext, ExternalCreation, ExternalObservation, ExternalStatusFields, ExternalUpdate, Recorder } from '@domain-operators/reconcile';
 import type { KafkaUser } from '../api/v1alpha1/index.ts';
 import type { AclBinding, QuotaChange, QuotaKey, QuotaValues, ScramMechanism } from '../kafka/admin.ts';
@@ -132,24 +132,10 @@ export class KafkaUserAdapter implements ExternalAdapter<KafkaUser, DesiredKafka
     return { status: { ...(credential !== undefined && { credential }), credentialMechanisms: [desired.mechanism] } satisfies Partial<UserStatusFields> };
   }
 
+  /** Removes the user from Kafka; a connection that is gone is the runtime's `releasingWhenConnectionGone` (external-parts.ts). */
   async delete(target: DeleteTarget<DesiredKafkaUser>, context: ExternalContext<KafkaUser>): Promise<void> {
-    const slash = target.externalName.indexOf('/');
-    const connectionName = target.externalName.slice(0, slash);
-    const username = target.externalName.slice(slash + 1);
-    let clients: ClusterClients;
-    try {
-      clients = await this.#clients(connectionName, context);
-    } catch (err) {
-      if (!isTerminalError(err) || err.reason !== 'ConnectionNotFound') throw err;
-      this.#deps.events.record(context.object, {
-        type: 'Warning',
-        reason: 'ConnectionGone',
-        action: 'DeleteUser',
-        note: `KafkaConnection "${connectionName}" no longer exists; user ${username} was not removed from Kafka`,
-      });
-      return;
-    }
-    const { admin } = clients;
+    const { connection, name: username } = parseConnectionExternalName(target.externalName);
+    const { admin } = await this.#clients(connection, context);
     const [mechanisms, acls, quotas] = await Promise.all([
       admin.describeScramCredentials(username),
       admin.describeAcls(principalOf(username)),

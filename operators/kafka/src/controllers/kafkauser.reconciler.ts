@@ -1,6 +1,6 @@
-import type { V1Secret } from '@kubernetes/client-node';
-import { coreTypes, ensureSecret, errorFields, ExternalResourceReconciler, generatePassword, isControlledBy, secretValue, TerminalError } from '@domain-operators/reconcile';
-import type { Client, ReconcileContext, Reconciler, Recorder, Request, Result, SecretSource, Store } from '@domain-operators/reconcile';
+import type { V1Namespace, V1Secret } from '@kubernetes/client-node';
+import { connectionClaimIndex, connectionExternalName, coreTypes, ensureSecret, errorFields, ExternalResourceReconciler, generatePassword, isControlledBy, secretValue, TerminalError } from '@domain-operators/reconcile';
+import type { Client, Informer, ReconcileContext, Reconciler, Recorder, Request, Result, SecretSource } from '@domain-operators/reconcile';
 import { GROUP, kafkaUsers } from '../api/v1alpha1/index.ts';
 import type { KafkaConnection, KafkaUser } from '../api/v1alpha1/index.ts';
 import { checkAclRules, resolveKafkaName, tenancyError } from '../kafka/tenancy.ts';
@@ -8,7 +8,7 @@ import type { KafkaAclRule } from '../kafka/types.ts';
 import { CLUSTER_RESOURCE_NAME, desiredAclBindings, desiredQuotas, scramMechanismOf } from '../kafka/user-plan.ts';
 import type { ConnectionResolver } from './connection-resolver.ts';
 import { credentialData, credentialsSecret, generatedSecretName } from './credentials-secret.ts';
-import { claimsOnConnection, kafkaExternalDeps } from './external-parts.ts';
+import { kafkaExternalDeps } from './external-parts.ts';
 import { KafkaUserAdapter } from './kafkauser.adapter.ts';
 import type { DesiredKafkaUser, ObservedKafkaUser } from './kafkauser.adapter.ts';
 
@@ -18,8 +18,15 @@ export interface KafkaUserReconcilerDeps {
   readonly resolver: ConnectionResolver;
   readonly secrets: SecretSource;
   readonly events: Recorder;
-  /** The KafkaUser cache, with `byConnection` registered as `connection`; read lazily. */
-  readonly users: { readonly store: Store<KafkaUser> };
+  /**
+   * The caches the claim index follows (the runtime's `connectionClaimIndex`: names computed on change, not per
+   * reconcile): the KafkaUser informer with `CONNECTION_INDEX`, and the KafkaConnection and Namespace informers.
+   */
+  readonly caches: {
+    readonly users: Pick<Informer<KafkaUser>, 'store' | 'onChange'>;
+    readonly connections: Pick<Informer<KafkaConnection>, 'onChange'>;
+    readonly namespaces: Pick<Informer<V1Namespace>, 'onChange'>;
+  };
   readonly now?: () => Date;
   readonly random?: () => number;
 }
@@ -53,13 +60,13 @@ export class KafkaUserReconciler implements Reconciler<KafkaUser> {
   readonly #deps: KafkaUserReconcilerDeps;
   readonly #inner: ExternalResourceReconciler<KafkaUser, DesiredKafkaUser, ObservedKafkaUser>;
 
-  /** Assembles the parts; no I/O. */
+  /** Assembles the parts and subscribes the claim index to the caches' changes; no I/O. */
   constructor(deps: KafkaUserReconcilerDeps, options: KafkaUserReconcilerOptions = {}) {
     this.#deps = deps;
     const adapter = new KafkaUserAdapter({ resolver: deps.resolver, events: deps.events });
     const type = kafkaUsers.type;
     this.#inner = new ExternalResourceReconciler<KafkaUser, DesiredKafkaUser, ObservedKafkaUser>(
-      kafkaExternalDeps(deps, type, adapter, claimsOnConnection(() => deps.users.store, (object) => this.externalName(object))),
+      kafkaExternalDeps(deps, { type, adapter, noun: 'user', claims: connectionClaimIndex({ ...deps.caches, dependents: deps.caches.users, externalName: (object) => this.externalName(object) }) }),
       {
         annotationPrefix: GROUP,
         externalName: (user) => this.externalName(user),
@@ -82,9 +89,9 @@ export class KafkaUserReconciler implements Reconciler<KafkaUser> {
     return this.#inner.reconcile(object, context);
   }
 
-  /** `<connection>/<username>`; throws `TerminalError` `ConnectionNotFound` or `TenancyViolation`. */
+  /** `<connection>/<username>`; throws `DependencyError` `ConnectionNotFound` (retried) or `TerminalError` `TenancyViolation`. */
   externalName(user: KafkaUser): string {
-    return `${user.spec.connectionRef.name}/${this.#identity(user).username}`;
+    return connectionExternalName(user.spec.connectionRef.name, this.#identity(user).username);
   }
 
   /** The desired user, password included; throws `TerminalError` for what a change must fix (tenancy, Secret). */

@@ -1,16 +1,29 @@
-import type { KubernetesObject, V1Namespace, V1Secret } from '@kubernetes/client-node';
-import { bySecretRef, cachedSecrets, ControllerBuilder, coreTypes, generationChanged, getCondition, labelsChanged, annotationsChanged, objectKey, or, requestFor } from '@domain-operators/reconcile';
-import type { Client, Clock, Controller, ControllerOptions, IndexFunc, InformerSource, Predicate, Recorder, Request, Store } from '@domain-operators/reconcile';
+import type { KubernetesObject, V1Secret } from '@kubernetes/client-node';
+import {
+  annotationsChanged,
+  byConnectionRef,
+  bySecretRef,
+  cachedSecrets,
+  CONNECTION_INDEX,
+  ControllerBuilder,
+  coreTypes,
+  forgetClientsOfDeleted,
+  generationChanged,
+  objectKey,
+  or,
+  requestFor,
+  watchConnectionDependents,
+} from '@domain-operators/reconcile';
+import type { Client, Clock, Controller, ControllerOptions, InformerSource, Recorder, Request, Store } from '@domain-operators/reconcile';
 import { kafkaConnections, kafkaTopics, kafkaUsers } from '../api/v1alpha1/index.ts';
-import type { KafkaConnection, KafkaTopic, KafkaUser } from '../api/v1alpha1/index.ts';
+import type { KafkaConnection, KafkaUser } from '../api/v1alpha1/index.ts';
 import type { RequestCounter } from '../kafka/platformatic-admin.ts';
 import { ConnectionResolver } from './connection-resolver.ts';
 import { generatedSecretName } from './credentials-secret.ts';
 import { KafkaClientPool } from './kafka-client-pool.ts';
 import type { KafkaClientPoolOptions } from './kafka-client-pool.ts';
-import { KafkaConnectionReconciler } from './kafkaconnection.reconciler.ts';
+import { kafkaConnectionReconciler } from './kafkaconnection.reconciler.ts';
 import type { KafkaConnectionReconcilerOptions } from './kafkaconnection.reconciler.ts';
-import { CONNECTION_INDEX } from './external-parts.ts';
 import { KafkaTopicReconciler } from './kafkatopic.reconciler.ts';
 import type { KafkaTopicReconcilerOptions } from './kafkatopic.reconciler.ts';
 import { KafkaUserReconciler } from './kafkauser.reconciler.ts';
@@ -52,24 +65,11 @@ export interface KafkaControllers {
 }
 
 const SECRET_INDEX = 'secret';
-const NAMESPACE_INDEX = 'namespace';
-
-/** Indexes a KafkaTopic or KafkaUser under its KafkaConnection's name. Pure. */
-export function byConnection<T extends KubernetesObject & { readonly spec: { readonly connectionRef: { readonly name: string } } }>(): IndexFunc<T> {
-  return (object) => [object.spec.connectionRef.name];
-}
-
-/** A connection change that matters to its dependents: created, deleted, spec changed, or `Ready` changed. */
-export const connectionUsabilityChanged: Predicate<KafkaConnection> = (event) => {
-  if (event.type !== 'update') return true;
-  const ready = (c: KafkaConnection): string => getCondition(c.status?.conditions, 'Ready')?.status ?? 'Unknown';
-  return event.object.metadata.generation !== event.oldObject.metadata.generation || ready(event.object) !== ready(event.oldObject);
-};
 
 /**
  * Builds the three controllers on the manager's informers: KafkaConnection (woken by its Secrets), KafkaTopic and
- * KafkaUser (woken by their connection becoming usable or changing, their namespace's labels, and, for users, the
- * Secrets they read). They share one {@link ConnectionResolver} and one {@link KafkaClientPool}: one admin
+ * KafkaUser (woken by their connection becoming usable or changing and by their namespace's labels, the runtime's
+ * `watchConnectionDependents`, and, for users, the Secrets they read). They share one {@link ConnectionResolver} and one {@link KafkaClientPool}: one admin
  * connection and one batcher per KafkaConnection. Registers event handlers only; nothing runs until the manager
  * starts the controllers.
  */
@@ -83,19 +83,17 @@ export function kafkaControllers(deps: KafkaControllersDeps, options: KafkaContr
     c.spec.tls?.enabled === true ? c.spec.tls.caSecretRef : undefined,
   ]);
   const userSecrets = bySecretRef<KafkaUser>((u) => [u.spec.authentication.passwordSecretRef?.name ?? generatedSecretName(u)]);
-  const byNamespace: IndexFunc = (o) => [o.metadata?.namespace ?? ''];
 
   const connections = informers.informerFor(kafkaConnections.type, { indexers: { [SECRET_INDEX]: connectionSecrets } });
-  const topics = informers.informerFor(kafkaTopics.type, { indexers: { [CONNECTION_INDEX]: byConnection<KafkaTopic>(), [NAMESPACE_INDEX]: byNamespace } });
-  const users = informers.informerFor(kafkaUsers.type, {
-    indexers: { [CONNECTION_INDEX]: byConnection<KafkaUser>(), [SECRET_INDEX]: userSecrets, [NAMESPACE_INDEX]: byNamespace },
-  });
+  const topics = informers.informerFor(kafkaTopics.type, { indexers: { [CONNECTION_INDEX]: byConnectionRef } });
+  const users = informers.informerFor(kafkaUsers.type, { indexers: { [CONNECTION_INDEX]: byConnectionRef, [SECRET_INDEX]: userSecrets } });
   const secrets = informers.informerFor(coreTypes.secret);
   const namespaces = informers.informerFor(coreTypes.namespace);
 
   const pool = new KafkaClientPool({ clock, ...(deps.requestCounter !== undefined && { requestCounter: deps.requestCounter }) }, options.pool);
   const secretSource = cachedSecrets(secrets, client);
   const resolver = new ConnectionResolver({ connections, namespaces, secrets: secretSource, pool });
+  forgetClientsOfDeleted(connections, pool);
 
   const dependents =
     <T extends KubernetesObject>(store: () => Store<T>, index: string) =>
@@ -108,26 +106,16 @@ export function kafkaControllers(deps: KafkaControllersDeps, options: KafkaContr
     .for(kafkaConnections.type, generationChanged)
     .watches(coreTypes.secret, (s: V1Secret) => dependents(() => connections.store, SECRET_INDEX)(objectKey(s)))
     .withOptions(shared)
-    .complete(new KafkaConnectionReconciler({ client, resolver, events }, options.connection));
+    .complete(kafkaConnectionReconciler({ client, resolver, events }, options.connection));
 
-  const topicController = new ControllerBuilder({ informers }, 'kafkatopic')
-    .for(kafkaTopics.type, primary)
-    .watches(kafkaConnections.type, (c: KafkaConnection) => dependents(() => topics.store, CONNECTION_INDEX)(c.metadata.name ?? ''), {
-      predicates: [connectionUsabilityChanged],
-    })
-    .watches(coreTypes.namespace, (ns: V1Namespace) => dependents(() => topics.store, NAMESPACE_INDEX)(ns.metadata?.name ?? ''), { predicates: [labelsChanged] })
+  const topicController = watchConnectionDependents(new ControllerBuilder({ informers }, 'kafkatopic').for(kafkaTopics.type, primary), topics, kafkaConnections.type)
     .withOptions({ ...shared, maxConcurrentReconciles: Math.max(workers, options.topicWorkers ?? 64) })
-    .complete(new KafkaTopicReconciler({ client, resolver, events, topics }, options.topic));
+    .complete(new KafkaTopicReconciler({ client, resolver, events, caches: { topics, connections, namespaces } }, options.topic));
 
-  const userController = new ControllerBuilder({ informers }, 'kafkauser')
-    .for(kafkaUsers.type, primary)
-    .watches(kafkaConnections.type, (c: KafkaConnection) => dependents(() => users.store, CONNECTION_INDEX)(c.metadata.name ?? ''), {
-      predicates: [connectionUsabilityChanged],
-    })
+  const userController = watchConnectionDependents(new ControllerBuilder({ informers }, 'kafkauser').for(kafkaUsers.type, primary), users, kafkaConnections.type)
     .watches(coreTypes.secret, (s: V1Secret) => dependents(() => users.store, SECRET_INDEX)(objectKey(s)))
-    .watches(coreTypes.namespace, (ns: V1Namespace) => dependents(() => users.store, NAMESPACE_INDEX)(ns.metadata?.name ?? ''), { predicates: [labelsChanged] })
     .withOptions({ ...shared, maxConcurrentReconciles: Math.max(workers, options.userWorkers ?? 16) })
-    .complete(new KafkaUserReconciler({ client, resolver, secrets: secretSource, events, users }, options.user));
+    .complete(new KafkaUserReconciler({ client, resolver, secrets: secretSource, events, caches: { users, connections, namespaces } }, options.user));
 
   return {
     controllers: [connectionController, topicController, userController],

@@ -2,9 +2,7 @@ import { isTerminalError } from '@domain-operators/reconcile';
 import { describe, expect, it } from 'vitest';
 import {
   checkAclRules,
-  checkNamespace,
   checkPrefixTemplate,
-  namespaceSelected,
   renderNamePrefix,
   resolveKafkaName,
   tenancyError,
@@ -47,31 +45,6 @@ describe('checkPrefixTemplate', () => {
     messageOf(checkPrefixTemplate('fixed.'));
     messageOf(checkPrefixTemplate('{namespace}.{namespace}.'));
     messageOf(checkPrefixTemplate('x.{namespace}'));
-  });
-});
-
-describe('namespace selection', () => {
-  it('selects every namespace without a selector', () => {
-    expect(namespaceSelected(undefined, {})).toBe(true);
-  });
-  it('applies matchLabels and matchExpressions', () => {
-    const selector = {
-      matchLabels: { kafka: 'enabled' },
-      matchExpressions: [
-        { key: 'tier', operator: 'In' as const, values: ['gold', 'silver'] },
-        { key: 'frozen', operator: 'DoesNotExist' as const },
-      ],
-    };
-    expect(namespaceSelected(selector, { kafka: 'enabled', tier: 'gold' })).toBe(true);
-    expect(namespaceSelected(selector, { kafka: 'enabled', tier: 'bronze' })).toBe(false);
-    expect(namespaceSelected(selector, { kafka: 'enabled', tier: 'gold', frozen: 'yes' })).toBe(false);
-    expect(namespaceSelected(selector, { tier: 'gold' })).toBe(false);
-    expect(namespaceSelected({ matchExpressions: [{ key: 'x', operator: 'NotIn', values: ['a'] }] }, {})).toBe(true);
-    expect(namespaceSelected({ matchExpressions: [{ key: 'x', operator: 'Exists' }] }, { x: '' })).toBe(true);
-  });
-  it('refuses a namespace the connection does not select, naming both', () => {
-    const message = messageOf(checkNamespace('shared', { namespaceSelector: { matchLabels: { kafka: 'on' } } }, 'team-b', {}));
-    expect(message).toBe('namespace "team-b" is not selected by KafkaConnection "shared" (tenancy.namespaceSelector)');
   });
 });
 

@@ -1,9 +1,9 @@
 import { TerminalError } from '@domain-operators/reconcile';
-import type { AclOperationName, KafkaAclRule, KafkaTenancy, LabelSelector } from './types.ts';
+import type { AclOperationName, KafkaAclRule, KafkaTenancy } from './types.ts';
 
 /**
- * Tenancy rules of a KafkaConnection, as pure functions: which namespaces may use it, and which names in Kafka a
- * namespace may create or grant access to. Everything here is decided before anything is sent to Kafka, so a
+ * Tenancy rules of a KafkaConnection, as pure functions: which names in Kafka a namespace may create or grant access
+ * to (which namespaces may use it at all is the runtime's `NamespaceAdmission`). Everything here is decided before anything is sent to Kafka, so a
  * refused resource creates nothing.
  */
 
@@ -53,35 +53,6 @@ export function checkPrefixTemplate(template: string): TenancyResult<string> {
 export function renderNamePrefix(tenancy: KafkaTenancy | undefined, namespace: string): string {
   const template = tenancy?.namePrefix;
   return template === undefined ? '' : template.replaceAll(NAMESPACE_PLACEHOLDER, namespace);
-}
-
-/**
- * Whether a connection's `namespaceSelector` selects a namespace with these labels; an absent selector selects
- * every namespace, an empty one too (Kubernetes semantics). Pure.
- */
-export function namespaceSelected(selector: LabelSelector | undefined, labels: Readonly<Record<string, string>>): boolean {
-  if (selector === undefined) return true;
-  for (const [key, value] of Object.entries(selector.matchLabels ?? {})) {
-    if (labels[key] !== value) return false;
-  }
-  for (const expr of selector.matchExpressions ?? []) {
-    const has = Object.hasOwn(labels, expr.key);
-    const value = labels[expr.key];
-    const values = expr.values ?? [];
-    const ok =
-      expr.operator === 'Exists' ? has
-      : expr.operator === 'DoesNotExist' ? !has
-      : expr.operator === 'In' ? has && value !== undefined && values.includes(value)
-      : !(has && value !== undefined && values.includes(value));
-    if (!ok) return false;
-  }
-  return true;
-}
-
-/** Refuses a resource in a namespace the connection does not select. Pure. */
-export function checkNamespace(connectionName: string, tenancy: KafkaTenancy | undefined, namespace: string, labels: Readonly<Record<string, string>>): TenancyResult<string> {
-  if (namespaceSelected(tenancy?.namespaceSelector, labels)) return { ok: true, value: namespace };
-  return violation(`namespace "${namespace}" is not selected by KafkaConnection "${connectionName}" (tenancy.namespaceSelector)`);
 }
 
 /**

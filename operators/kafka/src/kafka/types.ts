@@ -1,3 +1,5 @@
+import type { LabelSelector } from '@domain-operators/reconcile';
+
 /**
  * Domain types of the Kafka operator's spec (issue #6), as plain interfaces. The TypeBox schemas of
  * `src/api/v1alpha1/` will later produce the same shapes; the adapter and the planners depend only on these.
@@ -95,15 +97,8 @@ export interface KafkaUserSpec {
   readonly quotas?: KafkaUserQuotas;
 }
 
-/** A Kubernetes label selector (matchLabels and matchExpressions), as in `metav1.LabelSelector`. */
-export interface LabelSelector {
-  readonly matchLabels?: Readonly<Record<string, string>>;
-  readonly matchExpressions?: readonly {
-    readonly key: string;
-    readonly operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist';
-    readonly values?: readonly string[];
-  }[];
-}
+/** A Kubernetes label selector: the runtime's, shared by every operator's connection tenancy. */
+export type { LabelSelector };
 
 /** The tenancy rule of a KafkaConnection. */
 export interface KafkaTenancy {
