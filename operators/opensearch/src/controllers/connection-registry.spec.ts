@@ -108,9 +108,11 @@ describe('ConnectionRegistry.tenancy', () => {
     expect(isTerminalError(error) && error.reason).toBe('TenancyViolation');
   });
 
-  it('waits (retryable) for a namespace the cache does not hold yet', () => {
+  it('waits (retryable) for a namespace the cache does not hold yet when a selector must be checked; without one it needs none', () => {
     const fx = setup();
-    fx.connections.replace([connection(1)]);
+    fx.connections.replace([connection(1, { indexPrefix: '{namespace}-', namespaceSelector: { matchLabels: { search: 'yes' } } })]);
     expect(() => fx.registry.tenancy('main', 'new')).toThrow(expect.objectContaining({ reason: 'NamespaceNotFound' }) as Error);
+    fx.connections.replace([connection(2, { indexPrefix: '{namespace}-' })]);
+    expect(fx.registry.tenancy('main', 'new').prefix).toBe('new-');
   });
 });

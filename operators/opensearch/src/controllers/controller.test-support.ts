@@ -170,6 +170,7 @@ export function fakeConnections(api: OpenSearchApi, namespaces: readonly string[
     connection: () => {
       throw new Error('not used by this test');
     },
+    assertUsable: () => undefined,
     api: () => api,
     tenancy: (_connection, namespace): Tenancy => {
       const result = tenancyFor({ indexPrefix: '{namespace}-' }, namespace, namespaces);

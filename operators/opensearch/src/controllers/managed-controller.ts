@@ -1,10 +1,9 @@
 /**
  * The wiring every kind that stands for one OpenSearch object shares: an `ExternalResourceReconciler` with the kind's
  * adapter, its finalizer, status writer and claim index, woken by changes of its own objects, of the connection it
- * uses (a connection turning Ready again retries everything on it at once instead of waiting out a backoff), of its
- * namespace's labels (tenancy) and of whatever else the kind watches.
+ * uses (the runtime's `watchConnectionDependents`: a connection turning Ready again retries everything on it at once),
+ * of its namespace's labels (tenancy) and of whatever else the kind watches.
  */
-import type { KubernetesObject, V1Namespace } from '@kubernetes/client-node';
 import type {
   Clock,
   Client,
@@ -21,21 +20,23 @@ import type {
 } from '@domain-operators/reconcile';
 import {
   BucketRateLimiter,
-  byExternalName,
+  byConnectionRef,
+  CONNECTION_INDEX,
+  connectionClaimIndex,
   ControllerBuilder,
   coreTypes,
   ExternalResourceReconciler,
   finalizerRunner,
   ItemExponentialRateLimiter,
-  labelsChanged,
   MaxOfRateLimiter,
-  requestFor,
+  releasingWhenConnectionGone,
   statusWriterFor,
+  watchConnectionDependents,
 } from '@domain-operators/reconcile';
+import type { ConnectionDependent, StoreSource } from '@domain-operators/reconcile';
 import { GROUP } from '../api/v1alpha1/common.ts';
 import { openSearchConnections } from '../api/v1alpha1/index.ts';
-import type { StoreSource } from './connection-registry.ts';
-import { releasingWhenConnectionGone } from './connection-gone.ts';
+import type { Connections } from './connection-registry.ts';
 
 /** What every managed controller of the process shares. */
 export interface ManagedControllerDeps {
@@ -45,10 +46,12 @@ export interface ManagedControllerDeps {
   /** The manager's controller options; a per-controller rate limiter is added. */
   readonly controllerOptions: ControllerOptions;
   readonly clock: Clock;
+  /** The connections (for the Ready gate before a kind's `desired`). */
+  readonly connections: Pick<Connections, 'assertUsable'>;
 }
 
 /** One kind: its type, adapter, names and extra wiring. */
-export interface ManagedKind<T extends KubernetesObject, D, O> {
+export interface ManagedKind<T extends ConnectionDependent, D, O> {
   /** Controller name (metrics, logs), e.g. `opensearchindex`. */
   readonly name: string;
   readonly type: ResourceType<T>;
@@ -58,7 +61,7 @@ export interface ManagedKind<T extends KubernetesObject, D, O> {
   /** `<connection>/<name in OpenSearch>`; throws as `ExternalResourceOptions.externalName` does. */
   externalName(object: T): string;
   desired(object: T): D | Promise<D>;
-  /** The connection the object uses (`spec.connectionRef.name`). */
+  /** The connection the object uses (`spec.connectionRef.name`): the one whose Ready gates `desired`. */
   connectionOf(object: T): string;
   readonly defaultDeletionPolicy: DeletionPolicy;
   deletionPolicy?(object: T): DeletionPolicy | undefined;
@@ -80,9 +83,6 @@ export interface ManagedKind<T extends KubernetesObject, D, O> {
   watches?(builder: Builder<T>, own: StoreSource<T>): void;
 }
 
-/** Index of every managed kind's informer: the connection an object uses. */
-export const BY_CONNECTION = 'connection';
-const BY_EXTERNAL_NAME = 'externalName';
 
 /**
  * The rate limiter of every controller of this operator: per key 100 ms doubling to at most 60 s (controller-runtime's
@@ -93,18 +93,25 @@ export function operatorRateLimiter(clock: Clock): RateLimiter<string> {
   return new MaxOfRateLimiter<string>(new ItemExponentialRateLimiter<string>({ baseDelayMs: 100, maxDelayMs: 60_000 }), new BucketRateLimiter<string>({ clock, qps: 10, burst: 100 }));
 }
 
-/** Builds the controller of one managed kind (registers its informers; starts nothing). */
-export function managedController<T extends KubernetesObject, D, O>(deps: ManagedControllerDeps, kind: ManagedKind<T, D, O>): Controller<T> {
-  const indexers: Record<string, IndexFunc<T>> = {
-    ...kind.indexers,
-    [BY_EXTERNAL_NAME]: byExternalName((object: T) => kind.externalName(object)),
-    [BY_CONNECTION]: (object) => [kind.connectionOf(object)],
-  };
+/**
+ * Builds the controller of one managed kind (registers its informers and the claim index's listeners; starts
+ * nothing). `desired` first passes the connection's Ready gate (a connection known not to work fails its resources
+ * with its own reason, without a request to OpenSearch); the claim index is the runtime's `connectionClaimIndex`
+ * (names computed on change); a delete whose connection is gone releases the resource with `ConnectionGone`.
+ */
+export function managedController<T extends ConnectionDependent, D, O>(deps: ManagedControllerDeps, kind: ManagedKind<T, D, O>): Controller<T> {
+  const indexers: Record<string, IndexFunc<T>> = { ...kind.indexers, [CONNECTION_INDEX]: byConnectionRef };
   const informer = deps.informers.informerFor(kind.type, { indexers });
+  const claims = connectionClaimIndex({
+    dependents: informer,
+    connections: deps.informers.informerFor(openSearchConnections.type),
+    namespaces: deps.informers.informerFor(coreTypes.namespace),
+    externalName: (object: T) => kind.externalName(object),
+  });
   const external = new ExternalResourceReconciler<T, D, O>(
     {
-      adapter: releasingWhenConnectionGone(kind.adapter, deps.events),
-      claims: { claimants: (externalName) => informer.store.byIndex(BY_EXTERNAL_NAME, externalName) },
+      adapter: releasingWhenConnectionGone(kind.adapter, deps.events, { connectionKind: 'OpenSearchConnection', system: 'OpenSearch' }),
+      claims,
       finalizer: finalizerRunner(`${GROUP}/${kind.finalizer}`, { client: deps.client, type: kind.type, recorder: deps.events, group: GROUP }),
       status: statusWriterFor(deps.client, kind.type),
       events: deps.events,
@@ -112,23 +119,20 @@ export function managedController<T extends KubernetesObject, D, O>(deps: Manage
     {
       annotationPrefix: GROUP,
       externalName: (object) => kind.externalName(object),
-      desired: (object) => kind.desired(object),
+      desired: (object) => {
+        deps.connections.assertUsable(kind.connectionOf(object));
+        return kind.desired(object);
+      },
       defaultDeletionPolicy: kind.defaultDeletionPolicy,
       ...(kind.deletionPolicy === undefined ? {} : { deletionPolicy: (object: T) => kind.deletionPolicy?.(object) }),
       ...(kind.adoptExactMatch === undefined ? {} : { adoptExactMatch: kind.adoptExactMatch }),
     },
   );
-  const builder = new ControllerBuilder({ informers: deps.informers }, kind.name)
-    .for(kind.type)
-    .watches(openSearchConnections.type, (connection) => informer.store.byIndex(BY_CONNECTION, connection.metadata.name ?? '').map(requestFor))
-    // A namespace's labels decide whether a connection admits it: relabelling one wakes its resources, so one refused
-    // with TenancyViolation follows without being touched.
-    .watches(coreTypes.namespace, (namespace: V1Namespace) => informer.store.list(namespace.metadata?.name ?? '').map(requestFor), { predicates: [labelsChanged] })
-    .withOptions({
-      ...deps.controllerOptions,
-      maxConcurrentReconciles: workersFor(deps.controllerOptions.maxConcurrentReconciles ?? 1, kind),
-      rateLimiter: operatorRateLimiter(deps.clock),
-    });
+  const builder = watchConnectionDependents(new ControllerBuilder({ informers: deps.informers }, kind.name).for(kind.type), informer, openSearchConnections.type).withOptions({
+    ...deps.controllerOptions,
+    maxConcurrentReconciles: workersFor(deps.controllerOptions.maxConcurrentReconciles ?? 1, kind),
+    rateLimiter: operatorRateLimiter(deps.clock),
+  });
   kind.watches?.(builder, informer);
   return builder.complete(external, { indexers });
 }

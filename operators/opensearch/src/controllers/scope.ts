@@ -1,5 +1,5 @@
 import type { V1ObjectMeta } from '@kubernetes/client-node';
-import { TerminalError } from '@domain-operators/reconcile';
+import { connectionExternalName, parseConnectionExternalName, TerminalError } from '@domain-operators/reconcile';
 import type { NamedKind, Tenancy } from '../opensearch/tenancy.ts';
 import { resolveName, tenancyError } from '../opensearch/tenancy.ts';
 import type { Connections } from './connection-registry.ts';
@@ -32,14 +32,10 @@ export function scopeOf(connections: Connections, object: ConnectedResource, kin
   return { connection, tenancy, name: resolved.name };
 }
 
-/** The external name of a scope: `<connection>/<name>`, unique across connections. */
+/** The external name of a scope: `<connection>/<name>` (the runtime's `connectionExternalName`), unique across connections. */
 export function externalNameOf(scope: Pick<Scope, 'connection' | 'name'>): string {
-  return `${scope.connection}/${scope.name}`;
+  return connectionExternalName(scope.connection, scope.name);
 }
 
-/** Splits an external name made by {@link externalNameOf} (names in OpenSearch hold no `/`). */
-export function parseExternalName(externalName: string): { readonly connection: string; readonly name: string } {
-  const slash = externalName.indexOf('/');
-  if (slash < 0) throw new TerminalError(`external name ${externalName} is not <connection>/<name>`, 'InvalidSpec');
-  return { connection: externalName.slice(0, slash), name: externalName.slice(slash + 1) };
-}
+/** Splits an external name made by {@link externalNameOf}: the runtime's `parseConnectionExternalName`. */
+export const parseExternalName = parseConnectionExternalName;

@@ -2,6 +2,7 @@
  * The domain types of the OpenSearch operator's custom resources (issue #7), as plain interfaces. The TypeBox
  * schemas in `src/api/v1alpha1/` will produce the same shapes; the adapter layer depends only on these.
  */
+import type { LabelSelector } from '@domain-operators/reconcile';
 import type { JsonObject } from './json.ts';
 
 /** What happens in OpenSearch when the Kubernetes object is deleted. */
@@ -19,15 +20,8 @@ export interface SecretKeyRef {
   readonly key?: string;
 }
 
-/** A Kubernetes label selector (the subset the operator uses). */
-export interface LabelSelector {
-  readonly matchLabels?: Readonly<Record<string, string>>;
-  readonly matchExpressions?: readonly {
-    readonly key: string;
-    readonly operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist';
-    readonly values?: readonly string[];
-  }[];
-}
+/** A Kubernetes label selector: the runtime's, shared by every operator's connection tenancy. */
+export type { LabelSelector };
 
 // ---------------------------------------------------------------------------------------------------------------
 // OpenSearchConnection
