@@ -1,11 +1,11 @@
 // `npm test`'s suite phase: every integration and e2e target of the workspace, planned by lane (suite-lanes.ts) and
-// run by suite-run.ts. Each step is `nx run <project>:<target>`; a lane's output lines carry its name, so the
-// lanes' interleaved logs stay readable. Exits 1 when any step failed, 130/143 after SIGINT/SIGTERM (children
+// run by suite-run.ts. Each step is `nx run <project>:<target>`; in a lane, every output line carries its project's
+// name, so the lanes' interleaved logs stay readable. Exits 1 when any step failed, 130/143 after SIGINT/SIGTERM (children
 // stopped first). Wiring only.
 import { spawn } from 'node:child_process';
 import { globSync, readFileSync } from 'node:fs';
+import { constants } from 'node:os';
 import { dirname, join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { resolvePaths } from '@domain-operators/testenv';
 import { planSuites } from './suite-lanes.ts';
 import type { SuiteProject, SuiteStep } from './suite-lanes.ts';
@@ -39,30 +39,23 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
-/** `nx run project:target`, in its own process group; a lane's lines are prefixed with `[lane] `. */
+/**
+ * `nx run project:target`, in its own process group. A lane's step runs with Nx's `stream` output style, which
+ * prefixes every line with the project's name as it comes, so lanes side by side stay readable.
+ */
 async function runStep(step: SuiteStep, lane: string | undefined): Promise<number> {
   const label = `${step.project}:${step.target}`;
-  process.stdout.write(`${lane === undefined ? '' : `[${lane}] `}> nx run ${label}\n`);
-  const child = spawn(nx, ['run', label, '--outputStyle=static'], {
-    cwd: root,
-    detached: true,
-    stdio: lane === undefined ? 'inherit' : ['ignore', 'pipe', 'pipe'],
-  });
+  process.stdout.write(`${lane === undefined ? '' : `[lane ${lane}] `}> nx run ${label}\n`);
+  const child = spawn(nx, ['run', label, `--outputStyle=${lane === undefined ? 'static' : 'stream'}`], { cwd: root, detached: true, stdio: 'inherit' });
   if (child.pid !== undefined) children.add(child.pid);
-  if (lane !== undefined) {
-    for (const stream of [child.stdout, child.stderr]) {
-      if (stream === null) continue;
-      createInterface({ input: stream }).on('line', (line) => process.stdout.write(`[${lane}] ${line}\n`));
-    }
-  }
   return new Promise((resolve) => {
     child.on('error', (err) => {
-      process.stdout.write(`${lane === undefined ? '' : `[${lane}] `}cannot start nx run ${label}: ${err.message}\n`);
+      process.stdout.write(`cannot start nx run ${label}: ${err.message}\n`);
       resolve(127);
     });
     child.on('close', (code, signal) => {
       if (child.pid !== undefined) children.delete(child.pid);
-      resolve(code ?? (signal === null ? 1 : 128 + 15));
+      resolve(code ?? 128 + (signal === null ? 0 : constants.signals[signal]));
     });
   });
 }

@@ -5,7 +5,7 @@ import type { SuiteProject } from './suite-lanes.ts';
 const project = (name: string, tags: string[], targets: string[]): SuiteProject => ({ name, tags, targets });
 
 describe('planSuites', () => {
-  it('runs untagged projects alone first and each lane in order, integration before e2e', () => {
+  it('runs untagged projects alone first and each lane in order, every integration step before any e2e step', () => {
     const plan = planSuites([
       project('e2e-kafka', ['type:e2e', 'lane:kafka'], ['lint', 'e2e']),
       project('testenv', ['type:lib'], ['test', 'integration']),
@@ -21,8 +21,8 @@ describe('planSuites', () => {
       {
         name: 'kafka',
         steps: [
-          { project: 'e2e-kafka', target: 'e2e' },
           { project: 'kafka-operator', target: 'integration' },
+          { project: 'e2e-kafka', target: 'e2e' },
           { project: 'kafka-operator', target: 'e2e' },
         ],
       },

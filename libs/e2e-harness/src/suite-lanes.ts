@@ -53,20 +53,24 @@ export function laneOf(project: SuiteProject): string | undefined {
 }
 
 /**
- * The plan for `projects`: steps sorted by project name, and within a project integration before e2e; lanes sorted
- * by name; projects without a suite target left out. Deterministic for the same input. Pure.
+ * The plan for `projects`: in each phase and lane every integration step before any e2e step (as the serial run
+ * did: an e2e suite may leave its backend changed, e.g. the Kafka suite leaves a second broker running), then by
+ * project name; lanes sorted by name; projects without a suite target left out. Deterministic for the same
+ * input. Pure.
  */
 export function planSuites(projects: readonly SuiteProject[]): SuitePlan {
   const alone: SuiteStep[] = [];
   const lanes = new Map<string, SuiteStep[]>();
-  for (const project of [...projects].sort((a, b) => a.name.localeCompare(b.name))) {
-    const steps = SUITE_TARGETS.filter((target) => project.targets.includes(target)).map((target) => ({ project: project.name, target }));
-    if (steps.length === 0) continue;
-    const lane = laneOf(project);
-    if (lane === undefined) {
-      alone.push(...steps);
-    } else {
-      lanes.set(lane, [...(lanes.get(lane) ?? []), ...steps]);
+  for (const target of SUITE_TARGETS) {
+    for (const project of [...projects].sort((a, b) => a.name.localeCompare(b.name))) {
+      if (!project.targets.includes(target)) continue;
+      const step = { project: project.name, target };
+      const lane = laneOf(project);
+      if (lane === undefined) {
+        alone.push(step);
+      } else {
+        lanes.set(lane, [...(lanes.get(lane) ?? []), step]);
+      }
     }
   }
   return {
