@@ -11,6 +11,7 @@ import { installCrds } from './install.ts';
 import type { ChartInstallation } from './install.ts';
 import { clusterEndpoint, renderTokenKubeconfig, requestServiceAccountToken } from './kubeconfig.ts';
 import { parseManifests, singleOfKind } from './manifests.ts';
+import { preparedImage } from './prepared-image.ts';
 import type { OperatorProcess, ProbeAnswer, ProcessExit, StartOperatorOptions } from './operator-handle.ts';
 import { OperatorStartError, probeReadyz, scrapeMetrics } from './operator-handle.ts';
 import { operatorLayout } from './system.ts';
@@ -57,13 +58,12 @@ export function podValues(options: Pick<StartOperatorOptions, 'values' | 'args' 
  * when the rollout does not finish in time; it then uninstalls.
  */
 export async function startOperatorPod(options: StartOperatorOptions): Promise<OperatorProcess> {
-  await buildOperator(options.system);
   const existingCluster = targetsExistingCluster();
-  const image = existingCluster ? undefined : await loadOperatorImage(options.system);
+  const imageDigest = existingCluster ? undefined : (preparedImage(options.system) ?? (await buildAndLoad(options.system)));
   const admin = options.admin ?? (await adminConnection());
   const namespace = options.releaseNamespace ?? defaultReleaseNamespace(options.system);
   const releaseName = namespace === defaultReleaseNamespace(options.system) ? `${options.system}-operator` : `e2e-${randomSuffix()}`;
-  const values = podValues(options, image?.manifestDigest);
+  const values = podValues(options, imageDigest);
   const layout = operatorLayout(options.system);
   const rendered = parseManifests(await helmTemplate({ chartDir: layout.chartDir, releaseName, namespace, includeCrds: true, setJson: values }));
   const createdNamespace = await ensureRestrictedNamespace(admin, namespace);
@@ -93,6 +93,12 @@ export async function startOperatorPod(options: StartOperatorOptions): Promise<O
     throw err;
   }
   return operator;
+}
+
+/** Builds the bundle and loads the image into testenv's node; resolves with the image's manifest digest. */
+async function buildAndLoad(system: OperatorSystem): Promise<string> {
+  await buildOperator(system);
+  return (await loadOperatorImage(system)).manifestDigest;
 }
 
 /** The admin kubeconfig file helm runs with: `$E2E_KUBECONFIG`, else testenv's. */
