@@ -102,7 +102,11 @@ export {
   removeCondition,
   rfc3339,
   setCondition,
+  SYNCED_CONDITION,
 } from './core/conditions.ts';
+export { Reasons } from './core/reasons.ts';
+export type { Reason } from './core/reasons.ts';
+export { errorReason, ReasonedError } from './core/reasoned-error.ts';
 export type { Condition, ConditionStatus, ConditionUpdate, ReasonValue } from './core/conditions.ts';
 export { patchStatusIfChanged, statusChange, writeStatusIfChanged } from './status/status.ts';
 export type { DesiredStatus, PatchStatusOptions } from './status/status.ts';
@@ -121,6 +125,8 @@ export type {
   ResourceFor,
   ResourceOf,
 } from './crd/crd.ts';
+export { conditionColumn } from './crd/condition-column.ts';
+export type { ConditionColumnOptions } from './crd/condition-column.ts';
 export { CrdError, immutable, toStructuralSchema } from './crd/crd-schema.ts';
 export type { StructuralSchema, ValidationRule } from './crd/crd-schema.ts';
 export { renderCrdFiles, renderCrdYaml, runCrdWriter, staleCrdFiles, writeCrdFiles } from './crd/crd-writer.ts';

@@ -44,7 +44,7 @@ describe('ConnectionLookup', () => {
     expect(isTerminalError(err) && err.reason).toBe('ThingUnavailable');
     expect(err).toMatchObject({ message: 'ThingConnection "main" is not ready: down' });
     expect(() => { l.assertUsable(connection(2, { reason: 'ThingUnavailable', observedGeneration: 1 })); }).not.toThrow();
-    expect(() => { l.assertUsable(connection(1, { reason: 'Forbidden', observedGeneration: 1 })); }).not.toThrow();
+    expect(() => { l.assertUsable(connection(1, { reason: 'NotAuthorized', observedGeneration: 1 })); }).not.toThrow();
     expect(() => { l.assertUsable(connection(1, { reason: 'Connected', status: 'True' })); }).not.toThrow();
     expect(() => { l.assertUsable(connection(1)); }).not.toThrow();
   });

@@ -4,6 +4,8 @@
  * admin owns.
  */
 export const ConnectionReasons = {
+  /** The connection's check passed (`Ready=True` on the connection, and its Normal Event). */
+  connected: 'Connected',
   /** The dependent's connection does not exist. Retried: it may appear, and its creation wakes the dependent. */
   notFound: 'ConnectionNotFound',
   /** A dependent was released on deletion without calling its system, because its connection no longer exists (Warning Event). */

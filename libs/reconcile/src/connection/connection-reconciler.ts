@@ -1,7 +1,8 @@
 import type { Client } from '../client/client.ts';
 import type { ResourceType } from '../client/resource-type.ts';
 import type { ConditionUpdate } from '../core/conditions.ts';
-import { getCondition, isReasonValue, READY_CONDITION } from '../core/conditions.ts';
+import { getCondition, READY_CONDITION } from '../core/conditions.ts';
+import { errorReason } from '../core/reasoned-error.ts';
 import { errorFields } from '../core/logger.ts';
 import { Result } from '../core/result.ts';
 import type { ReconcileContext, Reconciler } from '../controller/reconciler.ts';
@@ -9,9 +10,10 @@ import { parseDuration } from '../external/drift.ts';
 import type { Recorder } from '../observability/events.ts';
 import { patchStatusIfChanged } from '../status/status.ts';
 import type { ConnectionObject } from './connection-object.ts';
+import { ConnectionReasons } from './connection-reasons.ts';
 
-/** The condition reason of a connection whose check passed. */
-export const CONNECTED = 'Connected';
+/** The condition reason of a connection whose check passed ({@link ConnectionReasons}.connected). */
+export const CONNECTED = ConnectionReasons.connected;
 
 /**
  * What a connection check found. Ready: `message` goes into the condition, `note` (default `message`) into the
@@ -104,8 +106,7 @@ export class ConnectionReconciler<K extends ConnectionObject> implements Reconci
   }
 
   #reasonOf(err: unknown): string {
-    if (typeof err === 'object' && err !== null && 'reason' in err && typeof err.reason === 'string' && isReasonValue(err.reason)) return err.reason;
-    return this.#options.fallbackReason;
+    return errorReason(err) ?? this.#options.fallbackReason;
   }
 
   #healthyInterval(connection: K): number {

@@ -1,19 +1,13 @@
+import { ReasonedError } from '../core/reasoned-error.ts';
+
 /**
  * Something a resource depends on is missing: its connection, its namespace in the cache, a Secret, a referenced
  * object. Retryable (a thrown error backs off): it may appear, and the watch on it usually wakes the resource first.
- * `reason` is a CamelCase condition reason ({@link ConnectionReasons} or the operator's own, e.g. `SecretNotFound`);
- * the message names objects and keys, never secret values.
+ * `reason` is a CamelCase condition reason ({@link ConnectionReasons}, the runtime's `Reasons.secretNotFound`, or the
+ * operator's own); the message names objects and keys, never secret values.
  */
-export class DependencyError extends Error {
+export class DependencyError extends ReasonedError {
   override readonly name = 'DependencyError';
-  /** The condition reason the runtime writes for it. */
-  readonly reason: string;
-
-  /** Holds the reason and message; nothing else. */
-  constructor(reason: string, message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.reason = reason;
-  }
 }
 
 /** True for a {@link DependencyError} (also across module copies, by name), with `reason` when given. */

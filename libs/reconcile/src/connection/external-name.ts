@@ -1,4 +1,5 @@
 import { TerminalError } from '../core/errors.ts';
+import { Reasons } from '../core/reasons.ts';
 
 /**
  * The external name of an object a dependent manages through a connection: `<connection>/<name>`, so names are
@@ -14,6 +15,6 @@ export function connectionExternalName(connection: string, name: string): string
  */
 export function parseConnectionExternalName(externalName: string): { readonly connection: string; readonly name: string } {
   const slash = externalName.indexOf('/');
-  if (slash < 0) throw new TerminalError(`external name ${externalName} is not <connection>/<name>`, 'InvalidSpec');
+  if (slash < 0) throw new TerminalError(`external name ${externalName} is not <connection>/<name>`, Reasons.invalidSpec);
   return { connection: externalName.slice(0, slash), name: externalName.slice(slash + 1) };
 }

@@ -1,6 +1,7 @@
 import type { KubernetesObject } from '@kubernetes/client-node';
 import type { Client, JsonPatchOperation } from '../client/client.ts';
 import { isNotFound } from '../core/errors.ts';
+import { Reasons } from '../core/reasons.ts';
 import type { Recorder } from '../observability/events.ts';
 import { requestFor } from '../core/request.ts';
 import type { ResourceType } from '../client/resource-type.ts';
@@ -80,7 +81,7 @@ export async function withFinalizer<T extends KubernetesObject>(object: T, handl
   if (object.metadata?.annotations?.[forceDeleteAnnotation(deps.group)] === 'true') {
     deps.recorder.record(object, {
       type: 'Warning',
-      reason: 'ForceDeleted',
+      reason: Reasons.forceDeleted,
       action: 'RemoveFinalizer',
       note: `${forceDeleteAnnotation(deps.group)} is set: finalizer ${handlers.finalizer} removed without cleanup; external resources may remain`,
     });
@@ -94,7 +95,7 @@ export async function withFinalizer<T extends KubernetesObject>(object: T, handl
   } catch (err) {
     deps.recorder.record(object, {
       type: 'Warning',
-      reason: 'CleanupFailed',
+      reason: Reasons.cleanupFailed,
       action: 'Cleanup',
       note: `cleanup failed, finalizer ${handlers.finalizer} kept (set annotation ${forceDeleteAnnotation(deps.group)}: "true" to delete without cleanup): ${err instanceof Error ? err.message : String(err)}`,
     });

@@ -42,6 +42,12 @@ export type ConditionUpdate = Omit<Condition, 'lastTransitionTime'>;
 /** The summary condition type every resource carries. */
 export const READY_CONDITION = 'Ready';
 
+/**
+ * The condition type of a resource that stands for an external object: did the last reconcile apply the spec
+ * (`True`, `ReconcileSuccess`) or not (`False`, with the failure's reason). Written by the external-resource reconciler.
+ */
+export const SYNCED_CONDITION = 'Synced';
+
 /** The apiserver's limit for `metav1.Condition.message` (characters). */
 export const MAX_CONDITION_MESSAGE_LENGTH = 32_768;
 

@@ -1,4 +1,5 @@
 import { ApiException } from '@kubernetes/client-node';
+import { Reasons } from './reasons.ts';
 
 /**
  * An error that retrying cannot fix (invalid spec, a tenancy violation): the loop records it, does not retry,
@@ -9,7 +10,7 @@ export class TerminalError extends Error {
   /** A CamelCase condition reason, e.g. `TenancyViolation`. */
   readonly reason: string;
 
-  constructor(message: string, reason = 'TerminalError', options?: ErrorOptions) {
+  constructor(message: string, reason: string = Reasons.terminalError, options?: ErrorOptions) {
     super(message, options);
     this.reason = reason;
   }

@@ -8,7 +8,9 @@
 import type { KubernetesObject } from '@kubernetes/client-node';
 import type { Condition, ConditionUpdate } from '../core/conditions.ts';
 import type { DeletionPolicy } from '../crd/crd.ts';
-import { getCondition, isReasonValue } from '../core/conditions.ts';
+import { getCondition, READY_CONDITION, SYNCED_CONDITION } from '../core/conditions.ts';
+import { errorReason } from '../core/reasoned-error.ts';
+import { Reasons } from '../core/reasons.ts';
 import { DEFAULT_DRIFT_CHECK_INTERVAL_MS, DEFAULT_DRIFT_JITTER, jittered, parseDuration } from './drift.ts';
 import { isTerminalError, TerminalError } from '../core/errors.ts';
 import type { ClaimIndex } from './external-claims.ts';
@@ -88,26 +90,26 @@ export interface ExternalResourceStatus {
   readonly ownership?: Ownership;
 }
 
-/** Condition types and reasons this reconciler writes. */
+/** Condition types and reasons this reconciler writes (the runtime's {@link Reasons}, grouped for this reconciler). */
 export const ExternalConditions = {
-  synced: 'Synced',
-  ready: 'Ready',
-  reconcileSuccess: 'ReconcileSuccess',
-  reconcileError: 'ReconcileError',
-  available: 'Available',
-  paused: 'Paused',
-  alreadyExists: 'AlreadyExists',
-  resourceConflict: 'ResourceConflict',
-  externalNameChanged: 'ExternalNameChanged',
+  synced: SYNCED_CONDITION,
+  ready: READY_CONDITION,
+  reconcileSuccess: Reasons.reconcileSuccess,
+  reconcileError: Reasons.reconcileError,
+  available: Reasons.available,
+  paused: Reasons.paused,
+  alreadyExists: Reasons.alreadyExists,
+  resourceConflict: Reasons.resourceConflict,
+  externalNameChanged: Reasons.externalNameChanged,
 } as const;
 
-/** Event reasons this reconciler records (all `Normal`). */
+/** Event reasons this reconciler records (all `Normal`; the runtime's {@link Reasons}). */
 export const ExternalEvents = {
-  created: 'Created',
-  adopted: 'Adopted',
-  updated: 'Updated',
-  driftCorrected: 'DriftCorrected',
-  deleted: 'Deleted',
+  created: Reasons.created,
+  adopted: Reasons.adopted,
+  updated: Reasons.updated,
+  driftCorrected: Reasons.driftCorrected,
+  deleted: Reasons.deleted,
 } as const;
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -520,9 +522,7 @@ function condition(type: string, status: 'True' | 'False', reason: string, messa
 
 /** The condition reason for a thrown error: its own CamelCase `reason` (TerminalError, adapter errors) or `ReconcileError`. */
 function reasonOf(err: unknown): string {
-  if (isTerminalError(err) && isReasonValue(err.reason)) return err.reason;
-  if (typeof err === 'object' && err !== null && 'reason' in err && typeof err.reason === 'string' && isReasonValue(err.reason)) return err.reason;
-  return ExternalConditions.reconcileError;
+  return errorReason(err) ?? Reasons.reconcileError;
 }
 
 /** Whether the cached object already shows `written`: by resourceVersion when both are numbers, else by content. */

@@ -10,3 +10,4 @@ export { matching, parseExposition, valueOf } from './exposition.ts';
 export type { Exposition, Sample } from './exposition.ts';
 export { FakeBackendError, FakeObjects, InMemoryExternalSystem, RecordingRecorder, withMeta } from './external-resource.ts';
 export type { ExternalCall, FakeObserved, FakeSpec } from './external-resource.ts';
+export { reasonLiteralsIn, sharedReasonLiterals } from './reason-literals.ts';
