@@ -1,8 +1,9 @@
 import type { V1Namespace } from '@kubernetes/client-node';
-import { ConnectionLookup, connectionVersion, NamespaceAdmission, secretValue, TerminalError } from '@domain-operators/reconcile';
+import { ConnectionLookup, connectionVersion, NamespaceAdmission, Reasons, secretValue, TerminalError } from '@domain-operators/reconcile';
 import type { SecretSource, StoreSource } from '@domain-operators/reconcile';
 import type { KafkaConnection } from '../api/v1alpha1/index.ts';
 import type { KafkaConnectionOptions } from '../kafka/connection.ts';
+import { KafkaReasons } from '../kafka/reasons.ts';
 import { checkPrefixTemplate, renderNamePrefix } from '../kafka/tenancy.ts';
 import type { KafkaTenancy } from '../kafka/types.ts';
 import type { ClusterClients, KafkaClientPool } from './kafka-client-pool.ts';
@@ -16,7 +17,7 @@ export interface ConnectionResolverDeps {
 }
 
 /** Reasons of a connection that is known not to work, copied onto its topics and users without asking Kafka. */
-const BLOCKING_REASONS = ['KafkaUnavailable', 'AuthenticationFailed', 'SecretNotFound', 'InvalidSecret', 'InvalidSpec'];
+const BLOCKING_REASONS = [KafkaReasons.unavailable, Reasons.authenticationFailed, Reasons.secretNotFound, KafkaReasons.invalidSecret, Reasons.invalidSpec];
 
 /**
  * What a KafkaTopic or KafkaUser needs from its KafkaConnection, on the runtime's connection module: the connection
@@ -56,7 +57,7 @@ export class ConnectionResolver {
     this.#admission.admit(connection.metadata.name ?? '', tenancy?.namespaceSelector, namespace);
     if (tenancy?.namePrefix !== undefined) {
       const template = checkPrefixTemplate(tenancy.namePrefix);
-      if (!template.ok) throw new TerminalError(`KafkaConnection "${connection.metadata.name ?? ''}": ${template.violation.message}`, 'InvalidConnection');
+      if (!template.ok) throw new TerminalError(`KafkaConnection "${connection.metadata.name ?? ''}": ${template.violation.message}`, KafkaReasons.invalidConnection);
     }
     return renderNamePrefix(tenancy, namespace);
   }
@@ -79,14 +80,14 @@ export class ConnectionResolver {
         const password = secretValue(saslSecret, saslRef.passwordKey);
         if (username === undefined || password === undefined) {
           const missing = username === undefined ? saslRef.usernameKey : saslRef.passwordKey;
-          throw new TerminalError(`Secret ${saslRef.namespace}/${saslRef.name} of KafkaConnection "${name}" has no key "${missing}"`, 'InvalidSecret');
+          throw new TerminalError(`Secret ${saslRef.namespace}/${saslRef.name} of KafkaConnection "${name}" has no key "${missing}"`, KafkaReasons.invalidSecret);
         }
         options.sasl = { mechanism: spec.sasl.mechanism, username, password };
       }
       if (spec.tls?.enabled === true) {
         const ca = caRef !== undefined && caSecret !== undefined ? secretValue(caSecret, caRef.key) : undefined;
         if (caRef !== undefined && ca === undefined) {
-          throw new TerminalError(`Secret ${caRef.namespace}/${caRef.name} of KafkaConnection "${name}" has no key "${caRef.key}"`, 'InvalidSecret');
+          throw new TerminalError(`Secret ${caRef.namespace}/${caRef.name} of KafkaConnection "${name}" has no key "${caRef.key}"`, KafkaReasons.invalidSecret);
         }
         options.tls = { ...(ca !== undefined && { ca }), ...(spec.tls.insecureSkipVerify === true && { insecureSkipVerify: true }) };
       }
@@ -96,7 +97,7 @@ export class ConnectionResolver {
 
   async #required(connection: string, namespace: string, name: string, signal: AbortSignal | undefined) {
     const secret = await this.#deps.secrets.get(namespace, name, signal);
-    if (secret === undefined) throw new TerminalError(`Secret ${namespace}/${name} of KafkaConnection "${connection}" does not exist`, 'SecretNotFound');
+    if (secret === undefined) throw new TerminalError(`Secret ${namespace}/${name} of KafkaConnection "${connection}" does not exist`, Reasons.secretNotFound);
     return secret;
   }
 }

@@ -1,7 +1,8 @@
-import { ConnectionReconciler, TerminalError } from '@domain-operators/reconcile';
+import { ConnectionReconciler, Reasons, TerminalError } from '@domain-operators/reconcile';
 import type { Client, ConnectionCheck, ConnectionHealth, Recorder } from '@domain-operators/reconcile';
 import { GROUP, kafkaConnections } from '../api/v1alpha1/index.ts';
 import type { KafkaConnection } from '../api/v1alpha1/index.ts';
+import { KafkaReasons } from '../kafka/reasons.ts';
 import { checkPrefixTemplate } from '../kafka/tenancy.ts';
 import type { ConnectionResolver } from './connection-resolver.ts';
 
@@ -39,7 +40,7 @@ export class KafkaConnectionCheck implements ConnectionCheck<KafkaConnection> {
   async check(connection: KafkaConnection, signal: AbortSignal): Promise<ConnectionHealth> {
     const prefix = connection.spec.tenancy?.namePrefix;
     const template = prefix === undefined ? undefined : checkPrefixTemplate(prefix);
-    if (template !== undefined && !template.ok) throw new TerminalError(template.violation.message, 'InvalidSpec');
+    if (template !== undefined && !template.ok) throw new TerminalError(template.violation.message, Reasons.invalidSpec);
     const clients = await this.#resolver.clients(connection, signal);
     const info = await clients.clusterInfo(true);
     return {
@@ -63,6 +64,6 @@ export class KafkaConnectionCheck implements ConnectionCheck<KafkaConnection> {
 export function kafkaConnectionReconciler(deps: KafkaConnectionReconcilerDeps, options: KafkaConnectionReconcilerOptions = {}): ConnectionReconciler<KafkaConnection> {
   return new ConnectionReconciler(
     { client: deps.client, type: kafkaConnections.type, events: deps.events, check: new KafkaConnectionCheck(deps.resolver), ...(deps.now !== undefined && { now: deps.now }) },
-    { ...options, fallbackReason: 'KafkaError', intervalAnnotation: `${GROUP}/health-check-interval` },
+    { ...options, fallbackReason: KafkaReasons.error, intervalAnnotation: `${GROUP}/health-check-interval` },
   );
 }

@@ -1,6 +1,7 @@
 import { isTerminalError, parseConnectionExternalName, TerminalError } from '@domain-operators/reconcile';
 import type { DeleteTarget, ExternalAdapter, ExternalContext, ExternalCreation, ExternalObservation, ExternalUpdate, Recorder } from '@domain-operators/reconcile';
 import type { KafkaTopic } from '../api/v1alpha1/index.ts';
+import { KafkaReasons } from '../kafka/reasons.ts';
 import { currentReplicationFactor, planTopic } from '../kafka/topic-plan.ts';
 import type { TopicPlan } from '../kafka/topic-plan.ts';
 import type { ConnectionResolver } from './connection-resolver.ts';
@@ -126,7 +127,7 @@ export class KafkaTopicAdapter implements ExternalAdapter<KafkaTopic, DesiredKaf
         // moment: "already has N partitions" means our observation was stale (e.g. our own grow moments ago), not
         // that the spec is wrong. Retry with backoff; the next observe sees the truth (and refuses a real
         // decrease with PartitionDecreaseNotSupported).
-        if (isTerminalError(err) && err.reason === 'InvalidPartitions') throw new Error(`${err.message}; the observed partition count was stale, observing again`, { cause: err });
+        if (isTerminalError(err) && err.reason === KafkaReasons.invalidPartitions) throw new Error(`${err.message}; the observed partition count was stale, observing again`, { cause: err });
         throw err;
       }
     }

@@ -3,6 +3,7 @@ import { connectionClaimIndex, connectionExternalName, ExternalResourceReconcile
 import type { Client, Informer, ReconcileContext, Reconciler, Recorder, Request, Result } from '@domain-operators/reconcile';
 import { GROUP, kafkaTopics } from '../api/v1alpha1/index.ts';
 import type { KafkaConnection, KafkaTopic } from '../api/v1alpha1/index.ts';
+import { KafkaReasons } from '../kafka/reasons.ts';
 import { resolveKafkaName, tenancyError } from '../kafka/tenancy.ts';
 import type { ConnectionResolver } from './connection-resolver.ts';
 import { kafkaExternalDeps } from './external-parts.ts';
@@ -69,7 +70,7 @@ export class KafkaTopicReconciler implements Reconciler<KafkaTopic> {
         adoptExactMatch: true,
         driftCheckIntervalMs: options.driftCheckIntervalMs ?? 120_000,
         // Too few brokers for the replication factor is a fact about the cluster as much as the spec: brokers join.
-        recheckedReasons: ['InvalidReplicationFactor'],
+        recheckedReasons: [KafkaReasons.invalidReplicationFactor],
       },
     );
   }

@@ -1,8 +1,9 @@
 import type { V1Namespace, V1Secret } from '@kubernetes/client-node';
-import { connectionClaimIndex, connectionExternalName, coreTypes, ensureSecret, errorFields, ExternalResourceReconciler, generatePassword, isControlledBy, secretValue, TerminalError } from '@domain-operators/reconcile';
+import { connectionClaimIndex, connectionExternalName, coreTypes, ensureSecret, errorFields, ExternalResourceReconciler, generatePassword, isControlledBy, Reasons, secretValue, TerminalError } from '@domain-operators/reconcile';
 import type { Client, Informer, ReconcileContext, Reconciler, Recorder, Request, Result, SecretSource } from '@domain-operators/reconcile';
 import { GROUP, kafkaUsers } from '../api/v1alpha1/index.ts';
 import type { KafkaConnection, KafkaUser } from '../api/v1alpha1/index.ts';
+import { KafkaReasons } from '../kafka/reasons.ts';
 import { checkAclRules, resolveKafkaName, tenancyError } from '../kafka/tenancy.ts';
 import type { KafkaAclRule } from '../kafka/types.ts';
 import { CLUSTER_RESOURCE_NAME, desiredAclBindings, desiredQuotas, scramMechanismOf } from '../kafka/user-plan.ts';
@@ -133,13 +134,13 @@ export class KafkaUserReconciler implements Reconciler<KafkaUser> {
     const secret = await this.#deps.secrets.get(namespace, name);
     if (secret === undefined) {
       if (ref === undefined) throw new Error(`the generated Secret ${namespace}/${name} is not there yet`);
-      throw new TerminalError(`Secret ${namespace}/${name} named by authentication.passwordSecretRef does not exist`, 'SecretNotFound');
+      throw new TerminalError(`Secret ${namespace}/${name} named by authentication.passwordSecretRef does not exist`, Reasons.secretNotFound);
     }
     if (ref === undefined && !isControlledBy(secret, user.metadata.uid ?? '')) {
-      throw new TerminalError(`Secret ${namespace}/${name} exists and does not belong to this KafkaUser; set authentication.passwordSecretRef to use it`, 'SecretConflict');
+      throw new TerminalError(`Secret ${namespace}/${name} exists and does not belong to this KafkaUser; set authentication.passwordSecretRef to use it`, Reasons.secretConflict);
     }
     const password = secretValue(secret, key);
-    if (password === undefined || password === '') throw new TerminalError(`Secret ${namespace}/${name} has no key "${key}" (or it is empty)`, 'InvalidSecret');
+    if (password === undefined || password === '') throw new TerminalError(`Secret ${namespace}/${name} has no key "${key}" (or it is empty)`, KafkaReasons.invalidSecret);
     return password;
   }
 

@@ -1,4 +1,5 @@
 import { Connection, type SASLOptions } from '@platformatic/kafka';
+import { Reasons } from '@domain-operators/reconcile';
 import { classifyKafkaError, isConnectionFailure, isKafkaAdminError } from './errors.ts';
 
 /** SASL login of the admin client. The password is a secret: it is never logged nor put in an error. */
@@ -104,7 +105,7 @@ export class ReconnectingConnection {
         await connection.close().catch(() => undefined);
         last = classifyKafkaError(err, action);
         // Other brokers check the same credentials: no point asking them.
-        if (isKafkaAdminError(last, 'AuthenticationFailed')) throw last;
+        if (isKafkaAdminError(last, Reasons.authenticationFailed)) throw last;
       }
     }
     throw last;

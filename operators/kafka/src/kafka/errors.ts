@@ -1,8 +1,14 @@
-import { TerminalError } from '@domain-operators/reconcile';
+import { ReasonedError, Reasons, TerminalError } from '@domain-operators/reconcile';
 import { ProtocolError } from '@platformatic/kafka';
+import { KafkaReasons } from './reasons.ts';
 
-/** Reasons of retryable Kafka failures, for status conditions. */
-export type KafkaFailureReason = 'KafkaUnavailable' | 'AuthenticationFailed' | 'NotAuthorized' | 'AlreadyExists' | 'KafkaError';
+/** Reasons of retryable Kafka failures, for status conditions: Kafka's own and the runtime's shared ones. */
+export type KafkaFailureReason =
+  | typeof KafkaReasons.unavailable
+  | typeof Reasons.authenticationFailed
+  | typeof Reasons.notAuthorized
+  | typeof Reasons.alreadyExists
+  | typeof KafkaReasons.error;
 
 /**
  * A Kafka failure worth retrying (with backoff): the broker is unreachable, the login failed, the operator lacks
@@ -10,14 +16,8 @@ export type KafkaFailureReason = 'KafkaUnavailable' | 'AuthenticationFailed' | '
  * condition; `message` names the action and Kafka's own explanation, never a password. The library's error is the
  * `cause`, for logs.
  */
-export class KafkaAdminError extends Error {
+export class KafkaAdminError extends ReasonedError<KafkaFailureReason> {
   override readonly name = 'KafkaAdminError';
-  readonly reason: KafkaFailureReason;
-
-  constructor(reason: KafkaFailureReason, message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.reason = reason;
-  }
 }
 
 /** True for a {@link KafkaAdminError}, optionally of one reason. */
@@ -27,15 +27,15 @@ export function isKafkaAdminError(err: unknown, reason?: KafkaFailureReason): er
 
 // Kafka answers these for input that will keep failing until the spec changes: TerminalError, Kafka's message.
 const TERMINAL_CODES: Readonly<Record<string, string>> = {
-  INVALID_CONFIG: 'InvalidConfig',
-  POLICY_VIOLATION: 'PolicyViolation',
-  INVALID_REPLICATION_FACTOR: 'InvalidReplicationFactor',
-  INVALID_PARTITIONS: 'InvalidPartitions',
-  INVALID_TOPIC_EXCEPTION: 'InvalidTopic',
-  INVALID_REPLICA_ASSIGNMENT: 'InvalidReplicaAssignment',
-  UNACCEPTABLE_CREDENTIAL: 'UnacceptableCredential',
-  INVALID_PRINCIPAL_TYPE: 'InvalidPrincipal',
-  UNSUPPORTED_SASL_MECHANISM: 'UnsupportedSaslMechanism',
+  INVALID_CONFIG: KafkaReasons.invalidConfig,
+  POLICY_VIOLATION: KafkaReasons.policyViolation,
+  INVALID_REPLICATION_FACTOR: KafkaReasons.invalidReplicationFactor,
+  INVALID_PARTITIONS: KafkaReasons.invalidPartitions,
+  INVALID_TOPIC_EXCEPTION: KafkaReasons.invalidTopic,
+  INVALID_REPLICA_ASSIGNMENT: KafkaReasons.invalidReplicaAssignment,
+  UNACCEPTABLE_CREDENTIAL: KafkaReasons.unacceptableCredential,
+  INVALID_PRINCIPAL_TYPE: KafkaReasons.invalidPrincipal,
+  UNSUPPORTED_SASL_MECHANISM: KafkaReasons.unsupportedSaslMechanism,
 };
 
 const AUTHORIZATION_CODES = new Set([
@@ -63,19 +63,19 @@ export function errorForCode(code: number, serverMessage: string | null | undefi
  */
 export function classifyKafkaError(err: unknown, action: string): Error {
   if (err instanceof KafkaAdminError || err instanceof TerminalError) return err;
-  if (!(err instanceof Error)) return new KafkaAdminError('KafkaError', `${action}: ${String(err)}`);
+  if (!(err instanceof Error)) return new KafkaAdminError(KafkaReasons.error, `${action}: ${String(err)}`);
   const chain = flatten(err);
   const auth = chain.find((e) => codeOf(e) === 'PLT_KFK_AUTHENTICATION' || apiIdOf(e) === 'SASL_AUTHENTICATION_FAILED');
   if (auth !== undefined) {
     const server = chain.map(serverMessageOf).find((m) => m !== undefined);
-    return new KafkaAdminError('AuthenticationFailed', `${action}: authentication to Kafka failed${server === undefined ? '' : `: ${server}`}`, { cause: err });
+    return new KafkaAdminError(Reasons.authenticationFailed, `${action}: authentication to Kafka failed${server === undefined ? '' : `: ${server}`}`, { cause: err });
   }
   const protocol = chain.find((e) => apiIdOf(e) !== undefined);
   if (protocol !== undefined) return fromProtocolError(protocol, action, err);
   if (chain.some((e) => codeOf(e) === 'PLT_KFK_NETWORK' || codeOf(e) === 'PLT_KFK_TIMEOUT' || isSocketError(e))) {
-    return new KafkaAdminError('KafkaUnavailable', `${action}: Kafka is unavailable: ${describeChain(chain)}`, { cause: err });
+    return new KafkaAdminError(KafkaReasons.unavailable, `${action}: Kafka is unavailable: ${describeChain(chain)}`, { cause: err });
   }
-  return new KafkaAdminError('KafkaError', `${action}: ${describeChain(chain)}`, { cause: err });
+  return new KafkaAdminError(KafkaReasons.error, `${action}: ${describeChain(chain)}`, { cause: err });
 }
 
 /** True when `err` (as thrown by the library) means the connection is unusable and must be replaced. */
@@ -89,10 +89,10 @@ function fromProtocolError(protocol: Error, action: string, cause: Error = proto
   const message = `${action}: ${text} (${id})`;
   const terminal = TERMINAL_CODES[id];
   if (terminal !== undefined) return new TerminalError(message, terminal, { cause });
-  if (id === 'TOPIC_ALREADY_EXISTS') return new KafkaAdminError('AlreadyExists', message, { cause });
-  if (id === 'SASL_AUTHENTICATION_FAILED') return new KafkaAdminError('AuthenticationFailed', message, { cause });
-  if (AUTHORIZATION_CODES.has(id)) return new KafkaAdminError('NotAuthorized', message, { cause });
-  return new KafkaAdminError('KafkaError', message, { cause });
+  if (id === 'TOPIC_ALREADY_EXISTS') return new KafkaAdminError(Reasons.alreadyExists, message, { cause });
+  if (id === 'SASL_AUTHENTICATION_FAILED') return new KafkaAdminError(Reasons.authenticationFailed, message, { cause });
+  if (AUTHORIZATION_CODES.has(id)) return new KafkaAdminError(Reasons.notAuthorized, message, { cause });
+  return new KafkaAdminError(KafkaReasons.error, message, { cause });
 }
 
 /** `err` and every error it aggregates or wraps, depth first, bounded. */

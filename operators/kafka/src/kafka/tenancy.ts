@@ -1,4 +1,4 @@
-import { TerminalError } from '@domain-operators/reconcile';
+import { ConnectionReasons, TerminalError } from '@domain-operators/reconcile';
 import type { AclOperationName, KafkaAclRule, KafkaTenancy } from './types.ts';
 
 /**
@@ -9,7 +9,7 @@ import type { AclOperationName, KafkaAclRule, KafkaTenancy } from './types.ts';
 
 /** Why a name or ACL was refused: always reason `TenancyViolation`, with a message a person can act on. */
 export interface TenancyViolation {
-  readonly reason: 'TenancyViolation';
+  readonly reason: typeof ConnectionReasons.tenancyViolation;
   /** Names the field, the offending value and the rule; never contains secrets. */
   readonly message: string;
 }
@@ -108,5 +108,5 @@ export function tenancyError(v: TenancyViolation): TerminalError {
 }
 
 function violation(message: string): { readonly ok: false; readonly violation: TenancyViolation } {
-  return { ok: false, violation: { reason: 'TenancyViolation', message } };
+  return { ok: false, violation: { reason: ConnectionReasons.tenancyViolation, message } };
 }

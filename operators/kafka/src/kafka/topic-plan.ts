@@ -1,3 +1,4 @@
+import { KafkaReasons } from './reasons.ts';
 import type { ConfigOp, ObservedConfigEntry, ObservedPartition, ObservedTopic, PartitionReassignment, ReassignmentInProgress } from './admin.ts';
 
 /**
@@ -28,7 +29,7 @@ export interface ObservedTopicState {
 export interface RefusedTopicPlan {
   readonly kind: 'refused';
   /** `PartitionDecreaseNotSupported` or `InvalidReplicationFactor`. */
-  readonly reason: 'PartitionDecreaseNotSupported' | 'InvalidReplicationFactor';
+  readonly reason: typeof KafkaReasons.partitionDecreaseNotSupported | typeof KafkaReasons.invalidReplicationFactor;
   readonly message: string;
 }
 
@@ -69,7 +70,7 @@ export function planTopic(desired: DesiredTopic, observed: ObservedTopicState): 
   if (desired.partitions < current) {
     return {
       kind: 'refused',
-      reason: 'PartitionDecreaseNotSupported',
+      reason: KafkaReasons.partitionDecreaseNotSupported,
       message: `partitions can only grow: topic ${observed.topic.name} has ${current} partitions, the spec asks for ${desired.partitions}`,
     };
   }
@@ -78,7 +79,7 @@ export function planTopic(desired: DesiredTopic, observed: ObservedTopicState): 
   if (rfChange && desired.replicationFactor > brokers.length) {
     return {
       kind: 'refused',
-      reason: 'InvalidReplicationFactor',
+      reason: KafkaReasons.invalidReplicationFactor,
       message: `replicationFactor ${desired.replicationFactor} needs at least ${desired.replicationFactor} brokers; the cluster has ${brokers.length} (ids ${brokers.join(', ')})`,
     };
   }

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
-import { defineCustomResource } from '@domain-operators/reconcile';
+import { conditionColumn, defineCustomResource, READY_CONDITION } from '@domain-operators/reconcile';
 import type { ResourceOf } from '@domain-operators/reconcile';
 import { ConditionsField, GROUP, LabelSelectorSchema, ObservedGenerationField, VERSION } from './common.ts';
 
@@ -123,8 +123,8 @@ export const kafkaConnections = defineCustomResource({
   spec: KafkaConnectionSpec,
   status: KafkaConnectionStatus,
   printerColumns: [
-    { name: 'Ready', type: 'string', jsonPath: '.status.conditions[?(@.type=="Ready")].status' },
-    { name: 'Reason', type: 'string', jsonPath: '.status.conditions[?(@.type=="Ready")].reason' },
+    conditionColumn(READY_CONDITION),
+    conditionColumn(READY_CONDITION, 'reason'),
     { name: 'Cluster', type: 'string', jsonPath: '.status.clusterId' },
     { name: 'Bootstrap', type: 'string', jsonPath: '.spec.bootstrapServers[0]', priority: 1 },
   ],

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
-import { defineCustomResource, deletionPolicy, immutable } from '@domain-operators/reconcile';
+import { conditionColumn, defineCustomResource, deletionPolicy, immutable, READY_CONDITION, SYNCED_CONDITION } from '@domain-operators/reconcile';
 import type { ResourceOf } from '@domain-operators/reconcile';
 import { ConditionsField, ConnectionRefSchema, GROUP, ObservedGenerationField, VERSION } from './common.ts';
 
@@ -87,8 +87,8 @@ export const kafkaTopics = defineCustomResource({
     { name: 'Topic', type: 'string', jsonPath: '.status.topicName' },
     { name: 'Partitions', type: 'integer', jsonPath: '.status.partitions' },
     { name: 'RF', type: 'integer', jsonPath: '.status.replicationFactor' },
-    { name: 'Ready', type: 'string', jsonPath: '.status.conditions[?(@.type=="Ready")].status' },
-    { name: 'Reason', type: 'string', jsonPath: '.status.conditions[?(@.type=="Synced")].reason' },
+    conditionColumn(READY_CONDITION),
+    conditionColumn(SYNCED_CONDITION, 'reason'),
   ],
   validations: [
     { rule: 'self.partitions >= oldSelf.partitions', message: 'partitions can only grow: Kafka cannot remove partitions from a topic', fieldPath: '.partitions' },

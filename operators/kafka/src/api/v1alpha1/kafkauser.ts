@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
-import { defineCustomResource, immutable } from '@domain-operators/reconcile';
+import { conditionColumn, defineCustomResource, immutable, READY_CONDITION, SYNCED_CONDITION } from '@domain-operators/reconcile';
 import type { ResourceOf } from '@domain-operators/reconcile';
 import { ConditionsField, ConnectionRefSchema, GROUP, ObservedGenerationField, VERSION } from './common.ts';
 import { OwnershipField } from './kafkatopic.ts';
@@ -149,8 +149,8 @@ export const kafkaUsers = defineCustomResource({
   printerColumns: [
     { name: 'Username', type: 'string', jsonPath: '.status.username' },
     { name: 'Secret', type: 'string', jsonPath: '.status.secretName', priority: 1 },
-    { name: 'Ready', type: 'string', jsonPath: '.status.conditions[?(@.type=="Ready")].status' },
-    { name: 'Reason', type: 'string', jsonPath: '.status.conditions[?(@.type=="Synced")].reason' },
+    conditionColumn(READY_CONDITION),
+    conditionColumn(SYNCED_CONDITION, 'reason'),
   ],
   validations: [{ rule: 'has(self.username) == has(oldSelf.username)', message: 'username is immutable: it cannot be added or removed after creation', fieldPath: '.username' }],
 });

@@ -1,0 +1,34 @@
+/**
+ * The Kafka operator's domain reasons: what only Kafka says. What every operator says alike (`AuthenticationFailed`,
+ * `NotAuthorized`, `AlreadyExists`, `InvalidSpec`, `SecretNotFound`, …) is the runtime's `Reasons`; connections'
+ * reasons are its `ConnectionReasons`. Declared once here and written by these names, never as literals.
+ */
+export const KafkaReasons = {
+  // Retryable failures of the cluster.
+  /** A broker is unreachable, or the connection was reset, closed or timed out. Retried. */
+  unavailable: 'KafkaUnavailable',
+  /** Kafka answered an error that may pass, or anything the classifier does not know. Retried. */
+  error: 'KafkaError',
+
+  // A KafkaConnection that cannot work as written.
+  /** A Secret a KafkaConnection or KafkaUser names lacks a key, or it is empty. */
+  invalidSecret: 'InvalidSecret',
+  /** A KafkaConnection's tenancy prefix template is invalid, seen by a dependent. */
+  invalidConnection: 'InvalidConnection',
+
+  // Topics the plan refuses (TerminalError).
+  /** The spec asks for fewer partitions than the topic has. */
+  partitionDecreaseNotSupported: 'PartitionDecreaseNotSupported',
+  /** The replication factor exceeds the broker count (rechecked: a broker may join). */
+  invalidReplicationFactor: 'InvalidReplicationFactor',
+
+  // Kafka's error codes for input that keeps failing until the spec changes (TerminalError).
+  invalidConfig: 'InvalidConfig',
+  policyViolation: 'PolicyViolation',
+  invalidPartitions: 'InvalidPartitions',
+  invalidTopic: 'InvalidTopic',
+  invalidReplicaAssignment: 'InvalidReplicaAssignment',
+  unacceptableCredential: 'UnacceptableCredential',
+  invalidPrincipal: 'InvalidPrincipal',
+  unsupportedSaslMechanism: 'UnsupportedSaslMechanism',
+} as const;
