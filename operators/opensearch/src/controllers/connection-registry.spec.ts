@@ -1,9 +1,9 @@
 import type { V1Namespace, V1Secret } from '@kubernetes/client-node';
-import { isTerminalError, StoreWriter } from '@domain-operators/reconcile';
+import { DependencyError, isTerminalError, StoreWriter } from '@domain-operators/reconcile';
 import { describe, expect, it } from 'vitest';
 import type { OpenSearchConnection } from '../api/v1alpha1/index.ts';
 import type { OpenSearchApi, OpenSearchConnectOptions } from '../opensearch/client.ts';
-import { ConnectionRegistry, DependencyError } from './connection-registry.ts';
+import { ConnectionRegistry } from './connection-registry.ts';
 
 function connection(generation: number, tenancy?: OpenSearchConnection['spec']['tenancy']): OpenSearchConnection {
   return {

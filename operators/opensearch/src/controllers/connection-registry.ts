@@ -7,17 +7,16 @@
  */
 import type { V1Namespace, V1Secret } from '@kubernetes/client-node';
 import type { Logger, StoreSource } from '@domain-operators/reconcile';
-import { ClientCache, ConnectionLookup, connectionVersion, DependencyError, NamespaceAdmission } from '@domain-operators/reconcile';
+import { ClientCache, ConnectionLookup, connectionVersion, DependencyError, NamespaceAdmission, Reasons, secretValue } from '@domain-operators/reconcile';
 import type { OpenSearchConnection } from '../api/v1alpha1/index.ts';
 import type { OpenSearchApi, OpenSearchConnectOptions, RequestCounter } from '../opensearch/client.ts';
 import { OpenSearchHttpApi } from '../opensearch/client.ts';
 import type { Tenancy } from '../opensearch/tenancy.ts';
+import { OpenSearchReasons } from '../opensearch/reasons.ts';
 import { tenancyError, tenancyFor } from '../opensearch/tenancy.ts';
 
-export { DependencyError };
-
 /** The `Ready=False` reasons of a connection that does not work: its dependents fail with them without asking OpenSearch. */
-const BLOCKING_REASONS = ['OpenSearchUnavailable', 'AuthenticationFailed', 'CredentialsNotFound', 'SecretNotFound'];
+const BLOCKING_REASONS = [OpenSearchReasons.unavailable, Reasons.authenticationFailed, OpenSearchReasons.credentialsNotFound, Reasons.secretNotFound];
 
 /** What the reconcilers need to know about connections. Reads caches only; never blocks. */
 export interface Connections {
@@ -40,8 +39,6 @@ export interface Connections {
    */
   tenancy(connectionName: string, namespace: string): Tenancy;
 }
-
-export type { StoreSource };
 
 /** The caches a {@link ConnectionRegistry} reads. */
 export interface ConnectionRegistryDeps {
@@ -88,13 +85,13 @@ export class ConnectionRegistry implements Connections {
   api(name: string): OpenSearchApi {
     const connection = this.connection(name);
     const { credentialsSecretRef: ref, urls, tls } = connection.spec;
-    const credentials = this.#secret(ref.namespace, ref.name, 'CredentialsNotFound');
+    const credentials = this.#secret(ref.namespace, ref.name, OpenSearchReasons.credentialsNotFound);
     const caRef = tls?.caSecretRef;
-    const caSecret = caRef === undefined ? undefined : this.#secret(caRef.namespace, caRef.name, 'SecretNotFound');
+    const caSecret = caRef === undefined ? undefined : this.#secret(caRef.namespace, caRef.name, Reasons.secretNotFound);
     return this.#clients.get(name, connectionVersion(connection, [credentials, caSecret]), () => {
-      const username = secretValue(credentials, ref.usernameKey, 'CredentialsNotFound');
-      const password = secretValue(credentials, ref.passwordKey, 'CredentialsNotFound');
-      const caPem = caRef === undefined || caSecret === undefined ? undefined : secretValue(caSecret, caRef.key, 'SecretNotFound');
+      const username = requiredValue(credentials, ref.usernameKey, OpenSearchReasons.credentialsNotFound);
+      const password = requiredValue(credentials, ref.passwordKey, OpenSearchReasons.credentialsNotFound);
+      const caPem = caRef === undefined || caSecret === undefined ? undefined : requiredValue(caSecret, caRef.key, Reasons.secretNotFound);
       const requests = this.#deps.requests;
       const connect = this.#deps.connect ?? ((options: OpenSearchConnectOptions) => OpenSearchHttpApi.connect(options, requests === undefined ? {} : { requests }));
       return connect({
@@ -134,11 +131,11 @@ export class ConnectionRegistry implements Connections {
   }
 }
 
-/** The UTF-8 value of `key` in a Secret's `data`; throws {@link DependencyError} naming the key when it is absent. */
-export function secretValue(secret: V1Secret, key: string, reason: string): string {
-  const encoded = secret.data?.[key];
-  if (encoded === undefined || encoded === '') {
+/** The value of `key` in a Secret (the runtime's `secretValue`); a {@link DependencyError} naming the key when it is absent or empty. */
+function requiredValue(secret: V1Secret, key: string, reason: string): string {
+  const value = secretValue(secret, key);
+  if (value === undefined || value === '') {
     throw new DependencyError(reason, `Secret ${secret.metadata?.namespace ?? ''}/${secret.metadata?.name ?? ''} has no key ${key}`);
   }
-  return Buffer.from(encoded, 'base64').toString('utf8');
+  return value;
 }

@@ -5,6 +5,7 @@
  */
 import type { Controller, DeleteTarget, ExternalAdapter, ExternalContext, ExternalObservation } from '@domain-operators/reconcile';
 import type { ExternalCreation, ExternalUpdate } from '@domain-operators/reconcile';
+import { parseConnectionExternalName } from '@domain-operators/reconcile';
 import type { OpenSearchComponentTemplate } from '../api/v1alpha1/index.ts';
 import { openSearchComponentTemplates } from '../api/v1alpha1/index.ts';
 import type { JsonObject } from '../opensearch/json.ts';
@@ -15,7 +16,7 @@ import type { Connections } from './connection-registry.ts';
 import type { ManagedControllerDeps } from './managed-controller.ts';
 import { managedController } from './managed-controller.ts';
 import type { TemplateDesired } from './opensearchindextemplate.reconciler.ts';
-import { externalNameOf, parseExternalName, scopeOf } from './scope.ts';
+import { externalNameOf, scopeOf } from './scope.ts';
 
 /** The desired component template of a resource; throws `TenancyViolation` for aliases outside the prefix. */
 export function componentTemplateDesired(connections: Connections, object: OpenSearchComponentTemplate): TemplateDesired<ComponentTemplateWire> {
@@ -52,7 +53,7 @@ export class ComponentTemplateAdapter implements ExternalAdapter<OpenSearchCompo
   }
 
   async delete(target: DeleteTarget<TemplateDesired<ComponentTemplateWire>>, context: ExternalContext<OpenSearchComponentTemplate>): Promise<void> {
-    const { connection, name } = parseExternalName(target.externalName);
+    const { connection, name } = parseConnectionExternalName(target.externalName);
     await this.#deps.connections.api(connection).deleteComponentTemplate(name, { signal: context.signal });
   }
 }

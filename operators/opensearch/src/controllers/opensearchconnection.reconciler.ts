@@ -1,7 +1,7 @@
 /**
  * `OpenSearchConnection`: the runtime's `ConnectionReconciler` over OpenSearch's check of the cluster (version, name,
  * health, security plugin) with the connection's credentials. `Ready` with reason `Connected`, or False with
- * `OpenSearchUnavailable` (unreachable, no answer within the probe timeout, red), `AuthenticationFailed`, `Forbidden`,
+ * `OpenSearchUnavailable` (unreachable, no answer within the probe timeout, red), `AuthenticationFailed`, `NotAuthorized`,
  * `CredentialsNotFound`, `SecretNotFound`. Rechecked every 30 s (annotation
  * `opensearch.domain-operators.io/health-check-interval` overrides it), every 10 s while it fails, so recovery needs nobody.
  */
@@ -12,6 +12,7 @@ import { GROUP } from '../api/v1alpha1/common.ts';
 import type { OpenSearchConnection } from '../api/v1alpha1/index.ts';
 import { openSearchConnections } from '../api/v1alpha1/index.ts';
 import { healthError, OpenSearchError } from '../opensearch/errors.ts';
+import { OpenSearchReasons } from '../opensearch/reasons.ts';
 import type { ConnectionRegistry, Connections } from './connection-registry.ts';
 import { operatorRateLimiter } from './managed-controller.ts';
 
@@ -44,7 +45,7 @@ export class OpenSearchConnectionCheck implements ConnectionCheck<OpenSearchConn
     try {
       info = await api.clusterInfo({ signal: AbortSignal.any([signal, timeout]) });
     } catch (err) {
-      if (timeout.aborted && !signal.aborted) throw new OpenSearchError('OpenSearchUnavailable', `OpenSearch did not answer within ${this.#probeTimeoutMs} ms`);
+      if (timeout.aborted && !signal.aborted) throw new OpenSearchError(OpenSearchReasons.unavailable, `OpenSearch did not answer within ${this.#probeTimeoutMs} ms`);
       throw err;
     }
     const red = healthError(info.health, info.clusterName);
@@ -77,7 +78,7 @@ export function connectionController(
   const reconciler = new ConnectionReconciler(
     { client: deps.client, type: openSearchConnections.type, events: deps.events, check: new OpenSearchConnectionCheck(deps.connections, options) },
     {
-      fallbackReason: 'OpenSearchError',
+      fallbackReason: OpenSearchReasons.error,
       intervalAnnotation: `${GROUP}/health-check-interval`,
       ...(options.checkIntervalMs === undefined ? {} : { healthyIntervalMs: options.checkIntervalMs }),
       ...(options.failingIntervalMs === undefined ? {} : { failingIntervalMs: options.failingIntervalMs }),

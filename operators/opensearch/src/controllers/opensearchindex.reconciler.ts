@@ -7,7 +7,7 @@
  */
 import type { Controller, DeleteTarget, ExternalAdapter, ExternalContext, ExternalObservation } from '@domain-operators/reconcile';
 import type { ExternalCreation, ExternalStatusFields, ExternalUpdate } from '@domain-operators/reconcile';
-import { TerminalError } from '@domain-operators/reconcile';
+import { parseConnectionExternalName, Reasons, TerminalError } from '@domain-operators/reconcile';
 import type { OpenSearchIndex } from '../api/v1alpha1/index.ts';
 import { openSearchIndices } from '../api/v1alpha1/index.ts';
 import type { DesiredIndex, IndexPlan, ObservedIndex } from '../opensearch/index-plan.ts';
@@ -18,7 +18,7 @@ import { checkIndexAliases, tenancyError } from '../opensearch/tenancy.ts';
 import type { Connections } from './connection-registry.ts';
 import type { ManagedControllerDeps } from './managed-controller.ts';
 import { managedController } from './managed-controller.ts';
-import { externalNameOf, parseExternalName, scopeOf } from './scope.ts';
+import { externalNameOf, scopeOf } from './scope.ts';
 import { recordedStrings } from './recorded-status.ts';
 
 /** The desired index of a resource, on its connection. */
@@ -102,7 +102,7 @@ export class IndexAdapter implements ExternalAdapter<OpenSearchIndex, IndexDesir
     try {
       return await api.createIndex(name, createIndexBody(desired.index), { signal: context.signal });
     } catch (err) {
-      if (!(err instanceof OpenSearchError) || err.reason !== 'AlreadyExists') throw err;
+      if (!(err instanceof OpenSearchError) || err.reason !== Reasons.alreadyExists) throw err;
       const existing = await api.getIndex(name, { signal: context.signal });
       if (existing === undefined) throw err;
       context.log.info({ index: name }, 'index already created by an earlier attempt of this resource');
@@ -122,7 +122,7 @@ export class IndexAdapter implements ExternalAdapter<OpenSearchIndex, IndexDesir
   }
 
   async delete(target: DeleteTarget<IndexDesired>, context: ExternalContext<OpenSearchIndex>): Promise<void> {
-    const { connection, name } = parseExternalName(target.externalName);
+    const { connection, name } = parseConnectionExternalName(target.externalName);
     await this.#deps.connections.api(connection).deleteIndex(name, { signal: context.signal });
   }
 }

@@ -4,6 +4,7 @@
  */
 import type { Controller, DeleteTarget, ExternalAdapter, ExternalContext, ExternalObservation } from '@domain-operators/reconcile';
 import type { ExternalCreation, ExternalUpdate } from '@domain-operators/reconcile';
+import { parseConnectionExternalName } from '@domain-operators/reconcile';
 import type { OpenSearchIndexTemplate } from '../api/v1alpha1/index.ts';
 import { openSearchIndexTemplates } from '../api/v1alpha1/index.ts';
 import type { JsonObject } from '../opensearch/json.ts';
@@ -13,7 +14,7 @@ import { checkIndexTemplate, tenancyError } from '../opensearch/tenancy.ts';
 import type { Connections } from './connection-registry.ts';
 import type { ManagedControllerDeps } from './managed-controller.ts';
 import { managedController } from './managed-controller.ts';
-import { externalNameOf, parseExternalName, scopeOf } from './scope.ts';
+import { externalNameOf, scopeOf } from './scope.ts';
 
 /** The desired template: where, its name, its request body. */
 export interface TemplateDesired<W> {
@@ -57,7 +58,7 @@ export class IndexTemplateAdapter implements ExternalAdapter<OpenSearchIndexTemp
   }
 
   async delete(target: DeleteTarget<TemplateDesired<IndexTemplateWire>>, context: ExternalContext<OpenSearchIndexTemplate>): Promise<void> {
-    const { connection, name } = parseExternalName(target.externalName);
+    const { connection, name } = parseConnectionExternalName(target.externalName);
     await this.#deps.connections.api(connection).deleteIndexTemplate(name, { signal: context.signal });
   }
 }

@@ -5,6 +5,7 @@
  */
 import type { Controller, DeleteTarget, ExternalAdapter, ExternalContext, ExternalObservation } from '@domain-operators/reconcile';
 import type { ExternalCreation, ExternalUpdate } from '@domain-operators/reconcile';
+import { parseConnectionExternalName } from '@domain-operators/reconcile';
 import type { OpenSearchRole } from '../api/v1alpha1/index.ts';
 import { openSearchRoles } from '../api/v1alpha1/index.ts';
 import type { ObservedRole, RoleBody } from '../opensearch/security-plan.ts';
@@ -14,7 +15,7 @@ import type { Connections } from './connection-registry.ts';
 import type { ManagedControllerDeps } from './managed-controller.ts';
 import { managedController } from './managed-controller.ts';
 import type { Scope } from './scope.ts';
-import { externalNameOf, parseExternalName, scopeOf } from './scope.ts';
+import { externalNameOf, scopeOf } from './scope.ts';
 
 /** The desired role: where, its name, its body. */
 export interface RoleDesired {
@@ -66,7 +67,7 @@ export class RoleAdapter implements ExternalAdapter<OpenSearchRole, RoleDesired,
   }
 
   async delete(target: DeleteTarget<RoleDesired>, context: ExternalContext<OpenSearchRole>): Promise<void> {
-    const { connection, name } = parseExternalName(target.externalName);
+    const { connection, name } = parseConnectionExternalName(target.externalName);
     const api = this.#deps.connections.api(connection);
     const observed = await api.getRole(name, { signal: context.signal });
     const refusal = checkSecurityObject('role', name, observed);

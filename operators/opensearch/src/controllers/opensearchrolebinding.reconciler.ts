@@ -5,19 +5,19 @@
  * Tenancy first: users inside the prefix, the role an `OpenSearchRole` of the same namespace or an `externalRole`
  * listed in the connection's `bindableRoles`, never a protected mapping.
  */
-import type { Controller, DeleteTarget, ExternalAdapter, ExternalContext, ExternalObservation } from '@domain-operators/reconcile';
+import type { Controller, DeleteTarget, ExternalAdapter, ExternalContext, ExternalObservation, StoreSource } from '@domain-operators/reconcile';
 import type { ExternalCreation, ExternalStatusFields, ExternalUpdate } from '@domain-operators/reconcile';
-import { objectKey, requestFor, TerminalError } from '@domain-operators/reconcile';
+import { DependencyError, objectKey, Reasons, requestFor, TerminalError } from '@domain-operators/reconcile';
 import type { OpenSearchRole, OpenSearchRoleBinding } from '../api/v1alpha1/index.ts';
 import { openSearchRoleBindings, openSearchRoles } from '../api/v1alpha1/index.ts';
 import type { OpenSearchApi } from '../opensearch/client.ts';
 import { sortedUnique } from '../opensearch/json.ts';
+import { OpenSearchReasons } from '../opensearch/reasons.ts';
 import type { ObservedRoleMapping, RoleMappingPlan } from '../opensearch/security-plan.ts';
 import { planRoleMapping, releaseRoleMapping } from '../opensearch/security-plan.ts';
 import { checkRoleBinding, checkSecurityObject, tenancyError } from '../opensearch/tenancy.ts';
 import type { RoleBindingApplied } from '../opensearch/types.ts';
-import type { Connections, StoreSource } from './connection-registry.ts';
-import { DependencyError } from './connection-registry.ts';
+import type { Connections } from './connection-registry.ts';
 import type { ManagedControllerDeps } from './managed-controller.ts';
 import { managedController } from './managed-controller.ts';
 import { roleScope } from './opensearchrole.reconciler.ts';
@@ -63,9 +63,9 @@ export function bindingDesired(deps: RoleBindingDeps, object: OpenSearchRoleBind
   const ref = object.spec.roleRef;
   if (ref !== undefined) {
     const role = deps.roles.store.get(`${namespace}/${ref.name}`);
-    if (role === undefined) throw new DependencyError('RoleNotFound', `OpenSearchRole ${namespace}/${ref.name} does not exist`);
+    if (role === undefined) throw new DependencyError(OpenSearchReasons.roleNotFound, `OpenSearchRole ${namespace}/${ref.name} does not exist`);
     if (role.spec.connectionRef.name !== connection) {
-      throw new TerminalError(`OpenSearchRole ${ref.name} uses connection ${role.spec.connectionRef.name}, this binding ${connection}`, 'InvalidSpec');
+      throw new TerminalError(`OpenSearchRole ${ref.name} uses connection ${role.spec.connectionRef.name}, this binding ${connection}`, Reasons.invalidSpec);
     }
     roleName = roleScope(deps.connections, role).name;
   }

@@ -9,18 +9,34 @@ import { randomBytes } from 'node:crypto';
 import type { V1Secret } from '@kubernetes/client-node';
 import type { Client, Controller, DeleteTarget, ExternalAdapter, ExternalContext, ExternalObservation } from '@domain-operators/reconcile';
 import type { ExternalCreation, ExternalStatusFields, ExternalUpdate } from '@domain-operators/reconcile';
-import { bySecretRef, coreTypes, credentialsSecretName, ensureSecret, generatePassword, isControlledBy, objectKey, ownedSecret, requestFor, storeSecrets, TerminalError } from '@domain-operators/reconcile';
+import {
+  bySecretRef,
+  coreTypes,
+  credentialsSecretName,
+  DependencyError,
+  ensureSecret,
+  generatePassword,
+  isControlledBy,
+  objectKey,
+  ownedSecret,
+  parseConnectionExternalName,
+  Reasons,
+  requestFor,
+  secretValue,
+  storeSecrets,
+  TerminalError,
+} from '@domain-operators/reconcile';
+import type { StoreSource } from '@domain-operators/reconcile';
 import type { OpenSearchUser } from '../api/v1alpha1/index.ts';
 import { openSearchUsers } from '../api/v1alpha1/index.ts';
 import type { ObservedUser, UserPlan } from '../opensearch/security-plan.ts';
 import { planUser } from '../opensearch/security-plan.ts';
 import { checkSecurityObject, checkUser, tenancyError } from '../opensearch/tenancy.ts';
 import type { PasswordApplied } from '../opensearch/types.ts';
-import type { Connections, StoreSource } from './connection-registry.ts';
-import { DependencyError, secretValue } from './connection-registry.ts';
+import type { Connections } from './connection-registry.ts';
 import type { ManagedControllerDeps } from './managed-controller.ts';
 import { managedController } from './managed-controller.ts';
-import { externalNameOf, parseExternalName, scopeOf } from './scope.ts';
+import { externalNameOf, scopeOf } from './scope.ts';
 import { recordedStatus } from './recorded-status.ts';
 
 /** The desired user. `password` is a secret: it goes into request bodies only, never into messages or logs. */
@@ -74,17 +90,19 @@ export async function userDesired(deps: UserDeps, object: OpenSearchUser, signal
   let secret = deps.secrets.store.get(`${namespace}/${source.secretName}`);
   if (secret === undefined) {
     if (!source.generated || object.metadata.deletionTimestamp != null) {
-      throw new DependencyError('SecretNotFound', `Secret ${namespace}/${source.secretName} does not exist`);
+      throw new DependencyError(Reasons.secretNotFound, `Secret ${namespace}/${source.secretName} does not exist`);
     }
     secret = await createGeneratedSecret(deps, object, scope.name, source.secretName, signal);
   }
   if (source.generated && !isControlledBy(secret, object.metadata.uid ?? '')) {
-    throw new TerminalError(`Secret ${namespace}/${source.secretName} exists and does not belong to this OpenSearchUser; set passwordSecretRef to use it`, 'SecretConflict');
+    throw new TerminalError(`Secret ${namespace}/${source.secretName} exists and does not belong to this OpenSearchUser; set passwordSecretRef to use it`, Reasons.secretConflict);
   }
+  const password = secretValue(secret, source.key);
+  if (password === undefined || password === '') throw new DependencyError(Reasons.secretNotFound, `Secret ${namespace}/${source.secretName} has no key ${source.key}`);
   return {
     connection: scope.connection,
     username: scope.name,
-    password: secretValue(secret, source.key, 'SecretNotFound'),
+    password,
     secretName: source.secretName,
     backendRoles: object.spec.backendRoles ?? [],
     attributes: object.spec.attributes ?? {},
@@ -139,7 +157,7 @@ export class UserAdapter implements ExternalAdapter<OpenSearchUser, UserDesired,
   }
 
   async delete(target: DeleteTarget<UserDesired>, context: ExternalContext<OpenSearchUser>): Promise<void> {
-    const { connection, name } = parseExternalName(target.externalName);
+    const { connection, name } = parseConnectionExternalName(target.externalName);
     const api = this.#deps.connections.api(connection);
     const refusal = checkSecurityObject('user', name, await api.getUser(name, { signal: context.signal }));
     if (refusal !== undefined) throw tenancyError(refusal);

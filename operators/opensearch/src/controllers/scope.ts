@@ -1,5 +1,5 @@
 import type { V1ObjectMeta } from '@kubernetes/client-node';
-import { connectionExternalName, parseConnectionExternalName, TerminalError } from '@domain-operators/reconcile';
+import { connectionExternalName, Reasons, TerminalError } from '@domain-operators/reconcile';
 import type { NamedKind, Tenancy } from '../opensearch/tenancy.ts';
 import { resolveName, tenancyError } from '../opensearch/tenancy.ts';
 import type { Connections } from './connection-registry.ts';
@@ -20,11 +20,12 @@ export interface Scope {
 /**
  * Resolves a resource's scope from the caches: the tenancy of its namespace on its connection and its name in
  * OpenSearch (`explicit`, else prefix + metadata.name). Throws `TerminalError` `TenancyViolation` when the name is
- * outside the tenancy, and `DependencyError` when the connection or namespace is not cached. Reads caches only.
+ * outside the tenancy, and the runtime's `DependencyError` when the connection or namespace is not cached. Reads
+ * caches only.
  */
 export function scopeOf(connections: Connections, object: ConnectedResource, kind: NamedKind, explicit: string | undefined): Scope {
   const namespace = object.metadata.namespace;
-  if (namespace === undefined || namespace === '') throw new TerminalError(`${kind} resources must be namespaced`, 'InvalidSpec');
+  if (namespace === undefined || namespace === '') throw new TerminalError(`${kind} resources must be namespaced`, Reasons.invalidSpec);
   const connection = object.spec.connectionRef.name;
   const tenancy = connections.tenancy(connection, namespace);
   const resolved = resolveName(tenancy, kind, object.metadata.name ?? '', explicit);
@@ -36,6 +37,3 @@ export function scopeOf(connections: Connections, object: ConnectedResource, kin
 export function externalNameOf(scope: Pick<Scope, 'connection' | 'name'>): string {
   return connectionExternalName(scope.connection, scope.name);
 }
-
-/** Splits an external name made by {@link externalNameOf}: the runtime's `parseConnectionExternalName`. */
-export const parseExternalName = parseConnectionExternalName;

@@ -5,11 +5,12 @@
  * Every call goes through the client's transport (connection pool, basic auth, TLS, retries of dead nodes) with
  * paths of the documented REST API: request bodies are user-supplied JSON, which the client's generated request
  * types would accept only through casts, and every answer is parsed from `unknown` here. Failures are classified
- * by `errors.ts` (reasons `OpenSearchUnavailable`, `AuthenticationFailed`, `Forbidden`, terminal 400s).
+ * by `errors.ts` (reasons `OpenSearchUnavailable`, `AuthenticationFailed`, `NotAuthorized`, terminal 400s).
  */
 import { Client } from '@opensearch-project/opensearch';
 import type { ClientOptions } from '@opensearch-project/opensearch';
 import { classifyError } from './errors.ts';
+import { OpenSearchReasons } from './reasons.ts';
 import type { CallDescription } from './errors.ts';
 import type { AliasAction, CreateIndexBody, ObservedAlias, ObservedIndex } from './index-plan.ts';
 import type { JsonObject, JsonValue } from './json.ts';
@@ -222,7 +223,7 @@ export class OpenSearchHttpApi implements OpenSearchApi {
   }
 
   async putMapping(name: string, body: JsonObject, options?: CallOptions): Promise<void> {
-    await this.#call('PUT', `/${encode(name)}/_mapping`, { api: 'indices.put_mapping', operation: `update mapping of index ${name}`, badRequestReason: 'MappingConflict' }, options, [], undefined, body);
+    await this.#call('PUT', `/${encode(name)}/_mapping`, { api: 'indices.put_mapping', operation: `update mapping of index ${name}`, badRequestReason: OpenSearchReasons.mappingConflict }, options, [], undefined, body);
   }
 
   async updateAliases(actions: readonly AliasAction[], options?: CallOptions): Promise<void> {

@@ -13,7 +13,7 @@ const call = { operation: 'put mapping of index team-a-logs', badRequestReason: 
 describe('classifyError', () => {
   it.each([
     [401, 'AuthenticationFailed'],
-    [403, 'Forbidden'],
+    [403, 'NotAuthorized'],
     [404, 'NotFound'],
     [429, 'OpenSearchUnavailable'],
     [503, 'OpenSearchUnavailable'],
@@ -66,7 +66,7 @@ describe('classifyError', () => {
   });
 
   it('passes classified errors and aborts through', () => {
-    const classified = new OpenSearchError('Forbidden', 'x');
+    const classified = new OpenSearchError('NotAuthorized', 'x');
     expect(classifyError(classified, call)).toBe(classified);
     const aborted = new errors.RequestAbortedError('aborted');
     expect(classifyError(aborted, call)).toBe(aborted);

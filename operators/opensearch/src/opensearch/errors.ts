@@ -3,23 +3,29 @@
  * reconciler can write conditions from them. Retryable ones are {@link OpenSearchError}; what only a spec change
  * can fix is a `TerminalError` carrying OpenSearch's own explanation.
  */
-import { TerminalError } from '@domain-operators/reconcile';
+import { ReasonedError, Reasons, TerminalError } from '@domain-operators/reconcile';
 import { errors } from '@opensearch-project/opensearch';
 import { isRecord, stringField } from './json.ts';
+import { OpenSearchReasons } from './reasons.ts';
 
-/** Condition reasons of retryable OpenSearch failures. */
-export type OpenSearchReason = 'OpenSearchUnavailable' | 'AuthenticationFailed' | 'Forbidden' | 'NotFound' | 'AlreadyExists' | 'DependencyNotReady' | 'OpenSearchError';
+/** Condition reasons of retryable OpenSearch failures: OpenSearch's own and the runtime's shared ones. */
+export type OpenSearchReason =
+  | typeof OpenSearchReasons.unavailable
+  | typeof Reasons.authenticationFailed
+  | typeof Reasons.notAuthorized
+  | typeof OpenSearchReasons.notFound
+  | typeof Reasons.alreadyExists
+  | typeof OpenSearchReasons.dependencyNotReady
+  | typeof OpenSearchReasons.error;
 
 /** A retryable OpenSearch failure; `reason` becomes the condition reason, `message` is safe to show. */
-export class OpenSearchError extends Error {
+export class OpenSearchError extends ReasonedError<OpenSearchReason> {
   override readonly name = 'OpenSearchError';
-  readonly reason: OpenSearchReason;
   /** HTTP status when OpenSearch answered. */
   readonly status: number | undefined;
 
   constructor(reason: OpenSearchReason, message: string, status?: number, options?: ErrorOptions) {
-    super(message, options);
-    this.reason = reason;
+    super(reason, message, options);
     this.status = status;
   }
 }
@@ -52,7 +58,7 @@ const DEPENDENCY_400_PATTERNS = [/specifies component templates \[[^\]]*\] that 
 /**
  * Maps anything the client threw to a reasoned error:
  * no answer (refused, reset, timeout, no living node) → `OpenSearchUnavailable`; 401 → `AuthenticationFailed`;
- * 403 → `Forbidden`; 404 → `NotFound`; 429 and 5xx → `OpenSearchUnavailable`; 400 with
+ * 403 → `NotAuthorized` (`Forbidden` before 0.2); 404 → `NotFound`; 429 and 5xx → `OpenSearchUnavailable`; 400 with
  * `resource_already_exists_exception` → `AlreadyExists`; `process_cluster_event_timeout_exception` (the master
  * could not process the change in time) → `OpenSearchUnavailable`; 400 about a missing or still-used component template
  * (see `DEPENDENCY_400_PATTERNS`) → `DependencyNotReady`, retried with backoff; any other 400 → `TerminalError` with
@@ -62,24 +68,24 @@ export function classifyError(err: unknown, call: CallDescription): Error {
   if (err instanceof OpenSearchError || err instanceof TerminalError) return err;
   if (err instanceof errors.RequestAbortedError) return err;
   if (err instanceof errors.ConnectionError || err instanceof errors.NoLivingConnectionsError || err instanceof errors.TimeoutError) {
-    return new OpenSearchError('OpenSearchUnavailable', `${call.operation}: OpenSearch is unreachable (${redact(err.message)})`, undefined, { cause: err });
+    return new OpenSearchError(OpenSearchReasons.unavailable, `${call.operation}: OpenSearch is unreachable (${redact(err.message)})`, undefined, { cause: err });
   }
   if (err instanceof errors.ResponseError) {
     const status = err.statusCode;
     const explanation = explain(err.body);
     const text = `${call.operation}: ${explanation === '' ? `HTTP ${status}` : explanation}`;
-    if (status === 401) return new OpenSearchError('AuthenticationFailed', `${call.operation}: OpenSearch refused the credentials (401)`, status);
-    if (status === 403) return new OpenSearchError('Forbidden', text, status);
-    if (status === 404) return new OpenSearchError('NotFound', text, status);
-    if (status === 429 || status >= 500) return new OpenSearchError('OpenSearchUnavailable', text, status);
-    if (status === 400 && ALREADY_EXISTS_400_TYPES.has(errorType(err.body))) return new OpenSearchError('AlreadyExists', text, status);
-    if (status === 400 && BUSY_400_TYPES.has(errorType(err.body))) return new OpenSearchError('OpenSearchUnavailable', text, status);
-    if (status === 400 && DEPENDENCY_400_PATTERNS.some((pattern) => pattern.test(explanation))) return new OpenSearchError('DependencyNotReady', text, status);
-    if (status === 400) return new TerminalError(text, call.badRequestReason ?? 'InvalidSpec');
-    return new OpenSearchError('OpenSearchError', text, status);
+    if (status === 401) return new OpenSearchError(Reasons.authenticationFailed, `${call.operation}: OpenSearch refused the credentials (401)`, status);
+    if (status === 403) return new OpenSearchError(Reasons.notAuthorized, text, status);
+    if (status === 404) return new OpenSearchError(OpenSearchReasons.notFound, text, status);
+    if (status === 429 || status >= 500) return new OpenSearchError(OpenSearchReasons.unavailable, text, status);
+    if (status === 400 && ALREADY_EXISTS_400_TYPES.has(errorType(err.body))) return new OpenSearchError(Reasons.alreadyExists, text, status);
+    if (status === 400 && BUSY_400_TYPES.has(errorType(err.body))) return new OpenSearchError(OpenSearchReasons.unavailable, text, status);
+    if (status === 400 && DEPENDENCY_400_PATTERNS.some((pattern) => pattern.test(explanation))) return new OpenSearchError(OpenSearchReasons.dependencyNotReady, text, status);
+    if (status === 400) return new TerminalError(text, call.badRequestReason ?? Reasons.invalidSpec);
+    return new OpenSearchError(OpenSearchReasons.error, text, status);
   }
   const message = err instanceof Error ? redact(err.message) : String(err);
-  return new OpenSearchError('OpenSearchError', `${call.operation}: ${message}`, undefined, { cause: err });
+  return new OpenSearchError(OpenSearchReasons.error, `${call.operation}: ${message}`, undefined, { cause: err });
 }
 
 /**
@@ -87,7 +93,7 @@ export function classifyError(err: unknown, call: CallDescription): Error {
  * Returns `undefined` for green and yellow. Pure.
  */
 export function healthError(health: string, clusterName: string): OpenSearchError | undefined {
-  return health === 'red' ? new OpenSearchError('OpenSearchUnavailable', `cluster ${clusterName} health is red (some primary shards are unassigned)`) : undefined;
+  return health === 'red' ? new OpenSearchError(OpenSearchReasons.unavailable, `cluster ${clusterName} health is red (some primary shards are unassigned)`) : undefined;
 }
 
 /** OpenSearch's own explanation in an error body: `type: reason` (REST) or the security API's `message`/`reason`. */

@@ -14,6 +14,7 @@
 import type { JsonObject, JsonValue } from './json.ts';
 import { isRecord, jsonEqual, scalarText } from './json.ts';
 import { diffMappings } from './mapping-diff.ts';
+import { OpenSearchReasons } from './reasons.ts';
 import type { AliasSpec, IndexSettings, OpenSearchIndexSpec } from './types.ts';
 
 /** An alias as OpenSearch reports it on one index. */
@@ -63,7 +64,7 @@ export interface CreateIndexBody {
 }
 
 /** Why a plan is refused; terminal until the spec changes. */
-export type IndexRefusalReason = 'ShardCountImmutable' | 'SettingImmutable' | 'MappingConflict';
+export type IndexRefusalReason = typeof OpenSearchReasons.shardCountImmutable | typeof OpenSearchReasons.settingImmutable | typeof OpenSearchReasons.mappingConflict;
 
 /** The outcome of {@link planIndex}. */
 export type IndexPlan =
@@ -167,15 +168,15 @@ export function planIndex(desired: DesiredIndex, observed: ObservedIndex, applie
     else settings[key] = want;
   }
   if (shardChange !== undefined) {
-    return { kind: 'refused', reason: 'ShardCountImmutable', message: `the number of shards is fixed once an index exists (${shardChange})`, diff };
+    return { kind: 'refused', reason: OpenSearchReasons.shardCountImmutable, message: `the number of shards is fixed once an index exists (${shardChange})`, diff };
   }
   if (immutable.length > 0) {
-    return { kind: 'refused', reason: 'SettingImmutable', message: `static settings cannot change on an existing index: ${immutable.join('; ')}`, diff };
+    return { kind: 'refused', reason: OpenSearchReasons.settingImmutable, message: `static settings cannot change on an existing index: ${immutable.join('; ')}`, diff };
   }
 
   const mapping = diffMappings(desired.mappings, observed.mappings);
   if (mapping.conflicts.length > 0) {
-    return { kind: 'refused', reason: 'MappingConflict', message: mapping.conflicts.join('; '), diff: [...diff, ...mapping.conflicts] };
+    return { kind: 'refused', reason: OpenSearchReasons.mappingConflict, message: mapping.conflicts.join('; '), diff: [...diff, ...mapping.conflicts] };
   }
   diff.push(...mapping.changes);
 

@@ -28,7 +28,7 @@
  * - Protected security objects ({@link PROTECTED_SECURITY_NAMES}, and anything the API reports as reserved,
  *   static or hidden) are never written, whatever the prefix or `bindableRoles` say.
  */
-import { TerminalError } from '@domain-operators/reconcile';
+import { ConnectionReasons, TerminalError } from '@domain-operators/reconcile';
 import type {
   AliasSpec,
   ComponentTemplateBody,
@@ -38,8 +38,8 @@ import type {
   TenancySpec,
 } from './types.ts';
 
-/** The condition reason of every refusal made here. */
-export const TENANCY_VIOLATION = 'TenancyViolation';
+/** The condition reason of every refusal made here: the runtime's `ConnectionReasons.tenancyViolation`. */
+export const TENANCY_VIOLATION = ConnectionReasons.tenancyViolation;
 
 /** A refusal: the spec asks for something outside its namespace's tenancy. Nothing may be written. */
 export interface TenancyViolation {

@@ -3,7 +3,7 @@
  * template bodies and the status every managed kind carries. Each part has a description, so `kubectl explain`
  * shows one on every field.
  */
-import { immutable } from '@domain-operators/reconcile';
+import { conditionColumn, immutable, READY_CONDITION, SYNCED_CONDITION } from '@domain-operators/reconcile';
 import type { ValidationRule } from '@domain-operators/reconcile';
 import { Type } from '@sinclair/typebox';
 import type { TUnsafe } from '@sinclair/typebox';
@@ -145,6 +145,6 @@ export const managedStatusFields = {
 };
 
 /** The `Ready` printer column. */
-export const READY_COLUMN = { name: 'Ready', type: 'string', jsonPath: '.status.conditions[?(@.type=="Ready")].status' } as const;
+export const READY_COLUMN = conditionColumn(READY_CONDITION);
 /** The `Reason` printer column (wide output). */
-export const REASON_COLUMN = { name: 'Reason', type: 'string', priority: 1, jsonPath: '.status.conditions[?(@.type=="Synced")].reason' } as const;
+export const REASON_COLUMN = conditionColumn(SYNCED_CONDITION, 'reason', { priority: 1 });
