@@ -4,20 +4,51 @@
  */
 import { createHash } from 'node:crypto';
 import type { V1Pod, V1Secret } from '@kubernetes/client-node';
-import { credentialsSecretName, ensureSecret, generatePassword, isTerminalError, objectKey, ownedSecret, patchStatusIfChanged, requestKey, Result, secretValue, storeSecrets, withFinalizer } from '@domain-operators/reconcile';
+import {
+  credentialsSecretName,
+  ensureSecret,
+  generatePassword,
+  isTerminalError,
+  objectKey,
+  ownedSecret,
+  patchStatusIfChanged,
+  READY_CONDITION,
+  Reasons,
+  requestKey,
+  Result,
+  secretValue,
+  storeSecrets,
+  withFinalizer,
+} from '@domain-operators/reconcile';
 import type { Client, ConditionUpdate, ReconcileContext, Reconciler, Recorder, Request, Store } from '@domain-operators/reconcile';
 import { GROUP, redisUsers } from '../api/v1alpha1/index.ts';
 import type { RedisReplication, RedisUser } from '../api/v1alpha1/index.ts';
 import { aclSetUserArgs, usernameProblem, validateAclRules } from '../redis/acl.ts';
+import { MEMBER_REASONS } from '../redis/errors.ts';
 import type { Credentials } from '../redis/bootstrap.ts';
 import type { RedisMemberClient } from '../redis/client.ts';
 import { INTERNAL_KEYS, objectNames, OPERATOR_USERNAME, REPLICATION_USERNAME } from '../redis/manifests.ts';
 import { canonicalJson } from './apply.ts';
+import { REPLICATION_REASONS } from './replication-status.ts';
 import { AppliedMemory } from './applied-memory.ts';
 import { incarnationOf, isPodReady, memberPods, podAddress, PODS_BY_REPLICATION } from './members.ts';
 
 /** The finalizer that guards ACL DELUSER. */
 export const USER_FINALIZER = `${GROUP}/user`;
+
+/** The reasons a RedisUser's `Ready` and Events carry besides the runtime's (`SecretNotFound`) and the members' (`InvalidAclRule`). */
+export const USER_REASONS = {
+  /** `Ready=True`: the user is applied on every ready member. */
+  applied: 'UserApplied',
+  /** The username is reserved or not a valid Redis username. */
+  invalidUsername: 'InvalidUsername',
+  /** The RedisReplication the user names does not exist. Retried. */
+  replicationNotFound: 'ReplicationNotFound',
+  /** The RedisReplication has no operator credentials yet. Retried. */
+  replicationNotReady: 'ReplicationNotReady',
+  /** Normal Event: the user was deleted on the members (finalizer). */
+  deleted: 'UserDeleted',
+} as const;
 
 /** Dependencies of {@link RedisUserReconciler}. */
 export interface RedisUserReconcilerDeps {
@@ -96,8 +127,8 @@ export class RedisUserReconciler implements Reconciler<RedisUser> {
     const outcome = await this.#sync(user, ctx);
     const conditions: ConditionUpdate[] = [
       outcome.ready
-        ? { type: 'Ready', status: 'True', reason: 'UserApplied', message: `user ${user.spec.username} is applied on ${outcome.applied} member(s)` }
-        : { type: 'Ready', status: 'False', reason: outcome.reason, message: outcome.message },
+        ? { type: READY_CONDITION, status: 'True', reason: USER_REASONS.applied, message: `user ${user.spec.username} is applied on ${outcome.applied} member(s)` }
+        : { type: READY_CONDITION, status: 'False', reason: outcome.reason, message: outcome.message },
     ];
     const secretName = user.spec.passwordSecretRef?.name ?? userSecretName(user);
     await patchStatusIfChanged(
@@ -114,14 +145,14 @@ export class RedisUserReconciler implements Reconciler<RedisUser> {
   async #sync(user: RedisUser, ctx: ReconcileContext): Promise<Outcome> {
     const pending = this.#options.pendingRequeueMs ?? 2_000;
     const nameProblem = usernameProblem(user.spec.username, [OPERATOR_USERNAME, REPLICATION_USERNAME]);
-    if (nameProblem !== undefined) return { ready: false, reason: 'InvalidUsername', message: nameProblem };
+    if (nameProblem !== undefined) return { ready: false, reason: USER_REASONS.invalidUsername, message: nameProblem };
     const ruleProblems = validateAclRules(user.spec.rules);
-    if (ruleProblems.length > 0) return { ready: false, reason: 'InvalidAclRule', message: ruleProblems.map((p) => `${p.rule}: ${p.message}`).join('; ') };
+    if (ruleProblems.length > 0) return { ready: false, reason: MEMBER_REASONS.invalidAclRule, message: ruleProblems.map((p) => `${p.rule}: ${p.message}`).join('; ') };
     const target = this.#target(user);
     if (target.kind === 'missing') return { ready: false, reason: target.reason, message: target.message, retryMs: pending };
     const password = await this.#password(user, ctx.signal);
     if (password === undefined) {
-      return { ready: false, reason: 'SecretNotFound', message: `Secret ${user.spec.passwordSecretRef?.name ?? ''} has no key ${user.spec.passwordSecretRef?.key ?? 'password'}` };
+      return { ready: false, reason: Reasons.secretNotFound, message: `Secret ${user.spec.passwordSecretRef?.name ?? ''} has no key ${user.spec.passwordSecretRef?.key ?? 'password'}` };
     }
     const args = aclSetUserArgs({ username: user.spec.username, password, rules: user.spec.rules });
     const hash = createHash('sha256').update(canonicalJson(args)).digest('hex');
@@ -151,8 +182,8 @@ export class RedisUserReconciler implements Reconciler<RedisUser> {
         waiting.push(err instanceof Error ? err.message : String(err));
       }
     }
-    if (pods.length === 0) return { ready: false, reason: 'MembersPending', message: `RedisReplication ${target.replication.metadata.name ?? ''} has no members yet`, retryMs: pending };
-    if (waiting.length > 0) return { ready: false, reason: 'MembersPending', message: `applied on ${applied} of ${pods.length} member(s); ${waiting.join('; ')}`, retryMs: pending };
+    if (pods.length === 0) return { ready: false, reason: REPLICATION_REASONS.membersPending, message: `RedisReplication ${target.replication.metadata.name ?? ''} has no members yet`, retryMs: pending };
+    if (waiting.length > 0) return { ready: false, reason: REPLICATION_REASONS.membersPending, message: `applied on ${applied} of ${pods.length} member(s); ${waiting.join('; ')}`, retryMs: pending };
     return { ready: true, applied };
   }
 
@@ -170,10 +201,10 @@ export class RedisUserReconciler implements Reconciler<RedisUser> {
     const namespace = user.metadata.namespace ?? '';
     const name = user.spec.replicationRef.name;
     const replication = this.#deps.stores.replications.get(`${namespace}/${name}`);
-    if (replication === undefined) return { kind: 'missing', reason: 'ReplicationNotFound', message: `RedisReplication ${name} does not exist` };
+    if (replication === undefined) return { kind: 'missing', reason: USER_REASONS.replicationNotFound, message: `RedisReplication ${name} does not exist` };
     const internal = this.#deps.stores.secrets.get(`${namespace}/${objectNames(name).internalSecret}`);
     const password = secretValue(internal, INTERNAL_KEYS.operatorPassword);
-    if (password === undefined) return { kind: 'missing', reason: 'ReplicationNotReady', message: `RedisReplication ${name} has no credentials yet` };
+    if (password === undefined) return { kind: 'missing', reason: USER_REASONS.replicationNotReady, message: `RedisReplication ${name} has no credentials yet` };
     return { kind: 'found', replication, operator: { username: OPERATOR_USERNAME, password } };
   }
 
@@ -208,7 +239,7 @@ export class RedisUserReconciler implements Reconciler<RedisUser> {
       await client.aclDelUser(address, user.spec.username);
     }
     this.#applied.forget(key);
-    this.#deps.recorder.record(user, { type: 'Normal', reason: 'UserDeleted', action: 'DeleteUser', note: `user ${user.spec.username} deleted on ${pods.length} member(s)` });
+    this.#deps.recorder.record(user, { type: 'Normal', reason: USER_REASONS.deleted, action: 'DeleteUser', note: `user ${user.spec.username} deleted on ${pods.length} member(s)` });
     return Result.done();
   }
 }

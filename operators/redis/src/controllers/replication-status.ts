@@ -2,13 +2,15 @@
  * What a RedisReplication reconcile reports and when it looks again, from one topology decision. Pure.
  */
 import type { ConditionUpdate } from '@domain-operators/reconcile';
+import { MEMBER_REASONS } from '../redis/errors.ts';
 import type { TopologyDecision } from '../redis/topology.ts';
+import { TOPOLOGY_REASONS } from '../redis/topology.ts';
 import { CONDITION_TYPES } from '../redis/types.ts';
 import type { MemberRefusal } from './member-refusal.ts';
 
 /** `Ready` reasons this module sets over the topology's (the refusal reasons are in `member-refusal.ts`). */
 export const REPLICATION_REASONS = {
-  invalidConfig: 'InvalidConfig',
+  invalidConfig: MEMBER_REASONS.invalidConfig,
   /** `auth.secretRef` names a Secret or key that does not exist. */
   authSecretNotFound: 'AuthSecretNotFound',
   membersPending: 'MembersPending',
@@ -98,7 +100,7 @@ export function requeueDelayMs(decision: Pick<TopologyDecision, 'conditions' | '
   const urgent = options.urgentRequeueMs ?? 250;
   const active = options.activeRequeueMs ?? 1_000;
   const steady = options.steadyRequeueMs ?? 2_000;
-  const primaryDown = decision.requeueAfterMs !== undefined || decision.conditions.some((c) => c.reason === 'PrimaryUnavailable');
+  const primaryDown = decision.requeueAfterMs !== undefined || decision.conditions.some((c) => c.reason === TOPOLOGY_REASONS.primaryUnavailable);
   if (primaryDown) return Math.min(urgent, decision.requeueAfterMs ?? urgent);
   const busy = decision.memory.failover !== undefined || decision.actions.length > 0 || counts.unreachable > 0;
   const ready = decision.conditions.some((c) => c.type === CONDITION_TYPES.ready && c.status === 'True');

@@ -205,9 +205,9 @@ describe('failure reasons', () => {
     expect((err as Error).message).not.toContain('not-the-password');
   });
 
-  it('NoPermission for a user without the right', async () => {
+  it('NotAuthorized (NOPERM) for a user without the right', async () => {
     const limited = new IoredisMemberClient({ credentials: { username: 'app', password: 'second-password' } });
-    expect(isRedisMemberError(await limited.info(primary()).catch((e: unknown) => e), 'NoPermission')).toBe(true);
+    expect(isRedisMemberError(await limited.info(primary()).catch((e: unknown) => e), 'NotAuthorized')).toBe(true);
   });
 
   it('MemberUnreachable for a member that does not listen', async () => {

@@ -20,7 +20,7 @@ describe('classifyRedisError', () => {
     [closed, connectionError('ECONNREFUSED', 'connect ECONNREFUSED 10.0.0.1:6379'), 'MemberUnreachable'],
     [new Error('Command timed out'), undefined, 'MemberUnreachable'],
     [closed, replyError('WRONGPASS invalid username-password pair or user is disabled.'), 'AuthenticationFailed'],
-    [replyError("NOPERM this user has no permissions to run the 'info' command"), undefined, 'NoPermission'],
+    [replyError("NOPERM this user has no permissions to run the 'info' command"), undefined, 'NotAuthorized'],
     [replyError('LOADING Redis is loading the dataset in memory'), undefined, 'MemberUnreachable'],
     [replyError('MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to no.'), undefined, 'PrimaryUnavailable'],
     [replyError('ERR something else'), undefined, 'RedisCommandFailed'],

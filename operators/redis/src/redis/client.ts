@@ -2,12 +2,12 @@
  * The operator's calls to single Redis members, behind {@link RedisMemberClient}, and its implementation over
  * ioredis 6 ({@link IoredisMemberClient}).
  */
-import { TerminalError } from '@domain-operators/reconcile';
+import { Reasons, TerminalError } from '@domain-operators/reconcile';
 import { Redis } from 'ioredis';
 import { parseAclGetUser } from './acl.ts';
 import type { AclUserInfo } from './acl.ts';
 import type { Credentials } from './bootstrap.ts';
-import { RedisMemberError } from './errors.ts';
+import { MEMBER_REASONS, RedisMemberError } from './errors.ts';
 import type { RedisFailureReason } from './errors.ts';
 import { parseMemberInfo } from './info.ts';
 import type { MemberInfo } from './info.ts';
@@ -60,7 +60,7 @@ export interface AclClient {
 
 /**
  * Everything the operator asks of a Redis member. Failures throw {@link RedisMemberError} with a reason
- * (`MemberUnreachable`, `PrimaryUnavailable`, `AuthenticationFailed`, `NoPermission`, `RedisCommandFailed`),
+ * (`MemberUnreachable`, `PrimaryUnavailable`, `AuthenticationFailed`, `NotAuthorized`, `RedisCommandFailed`),
  * or `TerminalError` for input Redis refuses. Messages never contain passwords.
  */
 export interface RedisMemberClient extends ReplicationClient, ConfigClient, AclClient {}
@@ -113,19 +113,19 @@ export function classifyRedisError(err: unknown, connectionError: Error | undefi
   const fail = (reason: RedisFailureReason, detail: string): RedisMemberError => new RedisMemberError(reason, member, `${what} on ${member}: ${detail}`);
   if (isReplyError(original) || /^[A-Z]+ /.test(message)) {
     const code = replyCode(message);
-    if (code === 'WRONGPASS' || code === 'NOAUTH') return fail('AuthenticationFailed', 'the operator user was refused (WRONGPASS)');
-    if (code === 'NOPERM') return fail('NoPermission', message);
-    if (code === 'LOADING') return fail('MemberUnreachable', 'loading its data set');
-    if (code === 'MASTERDOWN') return fail('PrimaryUnavailable', message);
-    if (message.startsWith('ERR Error in ACL SETUSER modifier')) return new TerminalError(`${what} on ${member}: ${message}`, 'InvalidAclRule');
-    if (/^ERR (CONFIG SET failed|Unknown option|Invalid argument)/.test(message)) return new TerminalError(`${what} on ${member}: ${message}`, 'InvalidConfig');
-    return fail('RedisCommandFailed', message);
+    if (code === 'WRONGPASS' || code === 'NOAUTH') return fail(Reasons.authenticationFailed, 'the operator user was refused (WRONGPASS)');
+    if (code === 'NOPERM') return fail(Reasons.notAuthorized, message);
+    if (code === 'LOADING') return fail(MEMBER_REASONS.unreachable, 'loading its data set');
+    if (code === 'MASTERDOWN') return fail(MEMBER_REASONS.primaryUnavailable, message);
+    if (message.startsWith('ERR Error in ACL SETUSER modifier')) return new TerminalError(`${what} on ${member}: ${message}`, MEMBER_REASONS.invalidAclRule);
+    if (/^ERR (CONFIG SET failed|Unknown option|Invalid argument)/.test(message)) return new TerminalError(`${what} on ${member}: ${message}`, MEMBER_REASONS.invalidConfig);
+    return fail(MEMBER_REASONS.commandFailed, message);
   }
   const code = codeOf(original);
   if ((code !== undefined && CONNECTION_CODES.has(code)) || /Connection is closed|timed out|ETIMEDOUT|Stream isn't writeable/i.test(message)) {
-    return fail('MemberUnreachable', message);
+    return fail(MEMBER_REASONS.unreachable, message);
   }
-  return fail('RedisCommandFailed', message);
+  return fail(MEMBER_REASONS.commandFailed, message);
 }
 
 function asString(value: unknown, what: string): string {

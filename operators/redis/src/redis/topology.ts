@@ -25,6 +25,7 @@
  * 6. A failover stays in progress until a step needs no action and every reachable member replicates from the
  *    new primary with its link up.
  */
+import { MEMBER_REASONS } from './errors.ts';
 import type { MemberInfo, ReplicationInfo } from './info.ts';
 import { CONDITION_TYPES } from './types.ts';
 import type { MemberRole, RedisMemberStatus, RoleLabel } from './types.ts';
@@ -156,8 +157,8 @@ export interface TopologyDecision {
 export const TOPOLOGY_REASONS = {
   converged: 'TopologyConverged',
   converging: 'TopologyConverging',
-  primaryUnavailable: 'PrimaryUnavailable',
-  memberUnreachable: 'MemberUnreachable',
+  primaryUnavailable: MEMBER_REASONS.primaryUnavailable,
+  memberUnreachable: MEMBER_REASONS.unreachable,
   replicaLinkDown: 'ReplicaLinkDown',
   healthy: 'AllMembersHealthy',
   failoverStarted: 'FailoverStarted',

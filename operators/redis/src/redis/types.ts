@@ -3,6 +3,7 @@
  * `src/api/v1alpha1/` will produce these same shapes; until then these are the contract the adapter layer is
  * written against. Defaults named here are applied by the schemas, not by readers of these types.
  */
+import { READY_CONDITION } from '@domain-operators/reconcile';
 
 /** A key of a Secret in the same namespace. */
 export interface SecretKeyRef {
@@ -123,7 +124,7 @@ export interface RedisUserSpec {
 
 /** The condition types of a RedisReplication. */
 export const CONDITION_TYPES = {
-  ready: 'Ready',
+  ready: READY_CONDITION,
   degraded: 'Degraded',
   failoverInProgress: 'FailoverInProgress',
 } as const;

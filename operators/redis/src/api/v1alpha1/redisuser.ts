@@ -3,7 +3,7 @@
  */
 import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
-import { defineCustomResource, immutable } from '@domain-operators/reconcile';
+import { conditionColumn, defineCustomResource, immutable, READY_CONDITION } from '@domain-operators/reconcile';
 import type { ResourceOf } from '@domain-operators/reconcile';
 import { ConditionsSchema, GROUP, SecretKeyRefSchema, VERSION } from './common.ts';
 
@@ -56,7 +56,7 @@ export const redisUsers = defineCustomResource({
   printerColumns: [
     { name: 'Username', type: 'string', jsonPath: '.spec.username' },
     { name: 'Replication', type: 'string', jsonPath: '.spec.replicationRef.name' },
-    { name: 'Ready', type: 'string', jsonPath: '.status.conditions[?(@.type=="Ready")].status' },
+    conditionColumn(READY_CONDITION),
   ],
 });
 
