@@ -4,7 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
 import { KubeApiError } from '../core/errors.ts';
 import { NetworkError } from '../core/network-error.ts';
-import { collectionPath } from '../client/resource-type.ts';
+import { apiVersionOf, collectionPath } from '../client/resource-type.ts';
 import type { ListScope, ResourceType } from '../client/resource-type.ts';
 import type { ListPage, ListRequest, WatchEvent, WatchRequest, WatchTransport } from './watch-transport.ts';
 
@@ -13,6 +13,11 @@ export interface HttpWatchTransportOptions extends ListScope {
   /** The kind to list and watch; a namespace in the scope is refused for a cluster-scoped kind. */
   readonly resource: ResourceType;
 }
+
+/** The `Accept` header of a metadata-only list: the apiserver answers a `PartialObjectMetadataList`. */
+export const METADATA_LIST_ACCEPT = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1';
+/** The `Accept` header of a metadata-only watch: each event's object is a `PartialObjectMetadata`. */
+export const METADATA_WATCH_ACCEPT = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1';
 
 /** What an {@link HttpWatchTransport} needs: the kubeconfig that names the server and the credentials. */
 export interface HttpWatchTransportDeps {
@@ -24,7 +29,10 @@ export interface HttpWatchTransportDeps {
  * `KubeConfig`. Lists are read whole and parsed; watches are streamed as newline-delimited JSON, every received chunk
  * reported through `onActivity` before parsing. A watch `ERROR` event becomes a `KubeApiError` with the event's
  * `Status.code` (410 Gone included); HTTP answers of 400 or more become a `KubeApiError`; socket failures a
- * `NetworkError`. After `signal` aborts, the request is destroyed and the signal's reason is thrown.
+ * `NetworkError`. After `signal` aborts, the request is destroyed and the signal's reason is thrown. For a
+ * `metadataOnly` resource, lists and watches ask for `PartialObjectMetadata` ({@link METADATA_LIST_ACCEPT},
+ * {@link METADATA_WATCH_ACCEPT}), and every object is cut down to `apiVersion`, `kind` (the watched kind's) and
+ * `metadata`, so nothing else is held even if a server answered with whole objects.
  */
 export class HttpWatchTransport<T extends KubernetesObject = KubernetesObject> implements WatchTransport<T> {
   readonly #kubeConfig: KubeConfig;
@@ -44,7 +52,7 @@ export class HttpWatchTransport<T extends KubernetesObject = KubernetesObject> i
     query.set('limit', String(request.limit));
     if (request.continue !== undefined) query.set('continue', request.continue);
     if (request.resourceVersion !== undefined) query.set('resourceVersion', request.resourceVersion);
-    const response = await this.#get(query, request.signal);
+    const response = await this.#get(query, this.#metadataOnly ? METADATA_LIST_ACCEPT : 'application/json', request.signal);
     // Raw chunks joined once and decoded once: cheaper than decoding and concatenating strings chunk by chunk.
     const chunks: Buffer[] = [];
     try {
@@ -62,6 +70,10 @@ export class HttpWatchTransport<T extends KubernetesObject = KubernetesObject> i
     const objects: T[] = [];
     if (Array.isArray(items)) {
       for (const item of items as T[]) {
+        if (this.#metadataOnly) {
+          objects.push(this.#metadataOf(item));
+          continue;
+        }
         if (item.apiVersion === undefined && typeof apiVersion === 'string') item.apiVersion = apiVersion;
         if (item.kind === undefined && kind !== undefined) item.kind = kind;
         objects.push(item);
@@ -83,7 +95,7 @@ export class HttpWatchTransport<T extends KubernetesObject = KubernetesObject> i
     query.set('resourceVersion', request.resourceVersion);
     query.set('timeoutSeconds', String(request.timeoutSeconds));
     query.set('allowWatchBookmarks', 'true');
-    const response = await this.#get(query, request.signal);
+    const response = await this.#get(query, this.#metadataOnly ? METADATA_WATCH_ACCEPT : 'application/json', request.signal);
     // The response head is the server's first sign of life on a new watch: a quiet but healthy watch counts as active.
     request.onActivity();
     try {
@@ -96,18 +108,33 @@ export class HttpWatchTransport<T extends KubernetesObject = KubernetesObject> i
         for (let newline = buffer.indexOf('\n'); newline >= 0; newline = buffer.indexOf('\n', start)) {
           const event = parseWatchLine<T>(buffer.slice(start, newline));
           start = newline + 1;
-          if (event !== undefined) yield event;
+          if (event !== undefined) yield this.#projected(event);
         }
         buffer = buffer.slice(start);
       }
       const last = parseWatchLine<T>(buffer);
-      if (last !== undefined) yield last;
+      if (last !== undefined) yield this.#projected(last);
     } catch (error) {
       if (!request.signal.aborted && (error instanceof KubeApiError || error instanceof NetworkError)) throw error;
       throw streamError(error, request.signal, 'watch');
     } finally {
       response.destroy();
     }
+  }
+
+  get #metadataOnly(): boolean {
+    return this.#options.resource.projection === 'metadata';
+  }
+
+  /** A watch event as the watcher should see it: a metadata-only object cut down by {@link #metadataOf}. */
+  #projected(event: WatchEvent<T>): WatchEvent<T> {
+    return this.#metadataOnly && event.type !== 'BOOKMARK' ? { type: event.type, object: this.#metadataOf(event.object) } : event;
+  }
+
+  /** Only the metadata, under the watched kind's apiVersion and kind (the server names them `meta.k8s.io/v1`). */
+  #metadataOf(object: T): T {
+    const resource = this.#options.resource;
+    return { apiVersion: apiVersionOf(resource), kind: resource.kind, metadata: object.metadata ?? {} } as T;
   }
 
   #query(): URLSearchParams {
@@ -118,11 +145,11 @@ export class HttpWatchTransport<T extends KubernetesObject = KubernetesObject> i
   }
 
   /** Sends a GET and resolves with a 2xx response; rejects with a KubeApiError (after reading the body) otherwise. */
-  async #get(query: URLSearchParams, signal: AbortSignal): Promise<IncomingMessage> {
+  async #get(query: URLSearchParams, accept: string, signal: AbortSignal): Promise<IncomingMessage> {
     const cluster = this.#kubeConfig.getCurrentCluster();
     if (cluster === null) throw new Error('HttpWatchTransport: the kubeconfig has no current cluster');
     const url = new URL(`${cluster.server.replace(/\/+$/, '')}${this.#path}?${query.toString()}`);
-    const options: https.RequestOptions = { method: 'GET', headers: { Accept: 'application/json' } };
+    const options: https.RequestOptions = { method: 'GET', headers: { Accept: accept } };
     await this.#kubeConfig.applyToHTTPSOptions(options);
     options.signal = signal;
     const client = url.protocol === 'http:' ? http : https;

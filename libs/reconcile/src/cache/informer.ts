@@ -4,7 +4,9 @@ import { systemClock } from '../core/clock.ts';
 import { HttpWatchTransport } from './http-watch-transport.ts';
 import { Reflector } from './reflector.ts';
 import type { ChangeListener } from './reflector.ts';
-import type { ListScope, ResourceType } from '../client/resource-type.ts';
+import type { ResourceType } from '../client/resource-type.ts';
+import type { InformerScope } from './informer-scope.ts';
+import { InformerScopeConflictError, informerId, informerName, sameScope } from './informer-scope.ts';
 import type { IndexFunc, Store } from './store.ts';
 import { StoreWriter } from './store.ts';
 import type { WatcherHealth, WatcherOptions } from './watcher.ts';
@@ -36,17 +38,23 @@ export interface SharedInformersOptions {
   readonly watcher?: WatcherOptions;
 }
 
-/** How a controller asks for an informer: extra indexers are merged into the shared one before it starts. */
+/**
+ * How a controller asks for an informer: extra indexers are merged into the shared one before it starts; `scope`
+ * (label and field selectors, passed to every list and watch) must be the same in every request for a kind.
+ */
 export interface InformerRequest<T extends KubernetesObject> {
   readonly indexers?: Readonly<Record<string, IndexFunc<T>>>;
-  readonly scope?: Pick<ListScope, 'labelSelector' | 'fieldSelector'>;
+  /** Absent: every object of the kind (in the cache's namespaces). */
+  readonly scope?: InformerScope;
 }
 
 /**
  * One informer per kind, shared by every controller of a process (controller-runtime's cache). Controllers ask
  * with {@link SharedInformers.informerFor}, usually before {@link SharedInformers.run}; asking again for a kind
- * returns the same informer with indexers merged. An informer's cache is built when it starts (or when its store
- * is first read), and its indexers are fixed from then on: adding one later throws.
+ * returns the same informer with indexers merged, and asking with another scope throws
+ * {@link InformerScopeConflictError} (never a silently shared cache). A kind watched through `metadataOnly(type)` has
+ * its own informer, holding only metadata, beside the kind's full one. An informer's cache is built when it starts (or
+ * when its store is first read), and its indexers are fixed from then on: adding one later throws.
  */
 export class SharedInformers {
   readonly #kubeConfig: KubeConfig;
@@ -61,12 +69,17 @@ export class SharedInformers {
     this.#options = options;
   }
 
-  /** The shared informer for `type` (created on first request; started at once if the cache already runs). */
+  /**
+   * The shared informer for `type` (created on first request; started at once if the cache already runs). Throws
+   * {@link InformerScopeConflictError} when the kind's informer exists with another scope.
+   */
   informerFor<T extends KubernetesObject>(type: ResourceType<T>, request: InformerRequest<T> = {}): Informer<T> {
-    const id = `${type.group}/${type.version}/${type.plural}`;
+    const id = informerId(type);
+    const scope = request.scope ?? {};
     let informer = this.#informers.get(id);
+    if (informer !== undefined && !sameScope(informer.scope, scope)) throw new InformerScopeConflictError(type, informer.scope, scope);
     if (informer === undefined) {
-      informer = new LazyInformer(type, request.scope ?? {}, (built) => this.#build(built));
+      informer = new LazyInformer(type, scope, (built) => this.#build(built));
       this.#informers.set(id, informer);
       if (this.#signal !== undefined) this.#runs.push(informer.run(this.#signal));
     }
@@ -86,10 +99,10 @@ export class SharedInformers {
     await Promise.all([...this.#informers.values()].map((informer) => informer.waitForSync(signal)));
   }
 
-  /** Health of every informer by plural name, for readiness. */
+  /** Health of every informer by plural name (`secrets(metadata)` for a metadata-only one), for readiness. */
   health(): Record<string, WatcherHealth & { readonly synced: boolean }> {
     const result: Record<string, WatcherHealth & { readonly synced: boolean }> = {};
-    for (const informer of this.#informers.values()) result[informer.type.plural] = { ...informer.health(), synced: informer.hasSynced() };
+    for (const informer of this.#informers.values()) result[informerName(informer.type)] = { ...informer.health(), synced: informer.hasSynced() };
     return result;
   }
 
@@ -113,7 +126,7 @@ export class SharedInformers {
 /** Holds listeners and indexers until the cache is built, so controllers can register in any order. */
 class LazyInformer implements Informer {
   readonly type: ResourceType;
-  readonly scope: Pick<ListScope, 'labelSelector' | 'fieldSelector'>;
+  readonly scope: InformerScope;
   readonly indexers: Record<string, IndexFunc> = {};
   readonly #listeners = new Set<ChangeListener<KubernetesObject>>();
   readonly #factory: (self: LazyInformer) => { reflector: Reflector; watcher: Watcher };
@@ -122,7 +135,7 @@ class LazyInformer implements Informer {
 
   constructor(
     type: ResourceType,
-    scope: Pick<ListScope, 'labelSelector' | 'fieldSelector'>,
+    scope: InformerScope,
     factory: (self: LazyInformer) => { reflector: Reflector; watcher: Watcher },
   ) {
     this.type = type;

@@ -3,6 +3,7 @@ import type { ChangeListener } from './reflector.ts';
 import type { Informer, InformerHealth, InformerRequest, SharedInformersOptions } from './informer.ts';
 import { SharedInformers } from './informer.ts';
 import type { ResourceType } from '../client/resource-type.ts';
+import { informerId } from './informer-scope.ts';
 import type { Store } from './store.ts';
 import type { WatcherHealth } from './watcher.ts';
 
@@ -41,7 +42,7 @@ export class MultiNamespaceInformers implements InformerCache {
   informerFor<T extends KubernetesObject>(type: ResourceType<T>, request: InformerRequest<T> = {}): Informer<T> {
     if (!type.namespaced) return this.#clusterScoped.informerFor(type, request);
     const informers = new Map([...this.#parts.entries()].map(([namespace, part]) => [namespace, part.informerFor(type, request)]));
-    const id = `${type.group}/${type.version}/${type.plural}`;
+    const id = informerId(type);
     let merged = this.#merged.get(id);
     if (merged === undefined) {
       merged = new MergedInformer(type, informers);

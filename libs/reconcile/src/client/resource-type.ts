@@ -32,6 +32,11 @@ export interface ResourceType<T extends KubernetesObject = KubernetesObject> ext
   /** Lower-case plural used in URLs, e.g. `kafkatopics`. */
   readonly plural: string;
   readonly namespaced: boolean;
+  /**
+   * `metadata`: lists and watches ask for `PartialObjectMetadata` only (see `metadataOnly`); absent: whole objects.
+   * Only informers honour it; the client's reads return whole objects either way.
+   */
+  readonly projection?: 'metadata';
   /** Phantom field carrying `T`; never set. */
   readonly __object?: T;
 }
