@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isControlledBy } from '../controller/handler.ts';
-import { credentialsSecretName, ownedSecret } from './owned-secret.ts';
+import { credentialsSecretName, MANAGED_BY_LABEL, ownedSecret, ownedSecretScope } from './owned-secret.ts';
 
 const userType = { group: 'redis.domain-operators.io', version: 'v1alpha1', kind: 'RedisUser' };
 const owner = { metadata: { name: 'app', namespace: 'team-a', uid: 'u-1' } };
@@ -35,5 +35,12 @@ describe('generated Secrets', () => {
     });
     expect(isControlledBy(secret, 'u-1')).toBe(true);
     expect(isControlledBy(secret, 'u-2')).toBe(false);
+  });
+});
+
+describe('the Secret informer scope', () => {
+  it('selects the managed-by label that ownedSecret sets', () => {
+    expect(MANAGED_BY_LABEL).toBe('app.kubernetes.io/managed-by');
+    expect(ownedSecretScope('kafka-operator')).toEqual({ labelSelector: 'app.kubernetes.io/managed-by=kafka-operator' });
   });
 });

@@ -1,6 +1,22 @@
 import type { KubernetesObject, V1Secret } from '@kubernetes/client-node';
 import type { GroupVersionKind } from '../client/resource-type.ts';
 import { controllerReference } from '../client/owner-reference.ts';
+import type { InformerScope } from '../cache/informer-scope.ts';
+
+/**
+ * The label every generated Secret carries, valued `<system>-operator` (e.g. `kafka-operator`): the recommended
+ * Kubernetes label, set by {@link ownedSecret} and never by Helm on a user's Secret (Helm writes `Helm`). Stable: an
+ * operator's Secret informer selects on it, so changing it would hide every existing generated Secret (ADR 0021).
+ */
+export const MANAGED_BY_LABEL = 'app.kubernetes.io/managed-by';
+
+/**
+ * The scope of an operator's Secret informer: only the Secrets it generated (`app.kubernetes.io/managed-by=<managedBy>`),
+ * so unrelated Secrets are never listed, watched or held. Referenced Secrets are read by name instead. Pure.
+ */
+export function ownedSecretScope(managedBy: string): InformerScope {
+  return { labelSelector: `${MANAGED_BY_LABEL}=${managedBy}` };
+}
 
 /**
  * The name of the Secret an operator generates for an object without a Secret of its own:
@@ -18,7 +34,7 @@ export interface OwnedSecretInput {
   /** The owner: the Secret takes its namespace and a controller reference to its name and UID. */
   readonly owner: KubernetesObject;
   readonly name: string;
-  /** The value of `app.kubernetes.io/managed-by`, e.g. `kafka-operator`. */
+  /** The value of {@link MANAGED_BY_LABEL}, e.g. `kafka-operator`; the operator's Secret informer selects on it. */
   readonly managedBy: string;
   /** More labels; they may not override `app.kubernetes.io/managed-by`. */
   readonly labels?: Readonly<Record<string, string>>;
@@ -39,7 +55,7 @@ export function ownedSecret(input: OwnedSecretInput): V1Secret {
     metadata: {
       name: input.name,
       namespace: input.owner.metadata?.namespace ?? '',
-      labels: { ...input.labels, 'app.kubernetes.io/managed-by': input.managedBy },
+      labels: { ...input.labels, [MANAGED_BY_LABEL]: input.managedBy },
       ownerReferences: [controllerReference(input.ownerType, input.owner)],
     },
     stringData: { ...input.stringData },

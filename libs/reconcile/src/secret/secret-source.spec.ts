@@ -4,7 +4,7 @@ import { StoreWriter } from '../cache/store.ts';
 import { Client } from '../client/client.ts';
 import type { RestRequest, RestTransport } from '../client/rest.ts';
 import { KubeApiError } from '../core/errors.ts';
-import { cachedSecrets, secretValue, storeSecrets } from './secret-source.ts';
+import { cachedSecrets, ownedOrReferencedSecrets, secretValue, storeSecrets } from './secret-source.ts';
 
 const secret = (name: string, data: Record<string, string>): V1Secret => ({ metadata: { namespace: 'ns', name }, data });
 
@@ -52,5 +52,15 @@ describe('Secret sources', () => {
     expect(secretValue({ stringData: { password: 'plain' } }, 'password')).toBe('plain');
     expect(secretValue(secret('s', {}), 'password')).toBeUndefined();
     expect(secretValue(undefined, 'password')).toBeUndefined();
+  });
+
+  it('ownedOrReferencedSecrets reads the owned cache first and asks the referenced source for the rest', async () => {
+    const asked: string[] = [];
+    const referenced = { get: (namespace: string, name: string) => (asked.push(`${namespace}/${name}`), Promise.resolve(name === 'ref' ? secret('ref', {}) : undefined)) };
+    const source = ownedOrReferencedSecrets(cache, referenced);
+    await expect(source.get('ns', 'cached')).resolves.toEqual(cached);
+    await expect(source.get('ns', 'ref')).resolves.toEqual(secret('ref', {}));
+    await expect(source.get('ns', 'none')).resolves.toBeUndefined();
+    expect(asked).toEqual(['ns/ref', 'ns/none']);
   });
 });

@@ -47,3 +47,18 @@ export function secretValue(secret: V1Secret | undefined, key: string): string |
   if (encoded !== undefined) return Buffer.from(encoded, 'base64').toString('utf8');
   return secret?.stringData?.[key];
 }
+
+/**
+ * Secrets from `owned` (the operator's label-scoped cache of the Secrets it generated) first, then from
+ * `referenced` (a {@link SecretSource} that reads by name, such as `referencedSecrets`): one source for a
+ * reconciler that reads both its generated Secret and one a user names. A generated Secret made before the label
+ * (not in `owned`) is found through `referenced`, so `ensureSecret` can adopt it. `owned.store` is read at call time.
+ */
+export function ownedOrReferencedSecrets(owned: { readonly store: Store<V1Secret> }, referenced: SecretSource): SecretSource {
+  return {
+    get: (namespace, name, signal) => {
+      const cached = owned.store.get(`${namespace}/${name}`);
+      return cached !== undefined ? Promise.resolve(cached) : referenced.get(namespace, name, signal);
+    },
+  };
+}
