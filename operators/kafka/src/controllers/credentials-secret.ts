@@ -46,13 +46,16 @@ export function credentialData(values: CredentialValues): Record<string, string>
   };
 }
 
+/** The `app.kubernetes.io/managed-by` value of every Secret this operator generates; its Secret cache selects on it. */
+export const MANAGED_BY = 'kafka-operator';
+
 /** The generated credentials Secret of `user`, owned (controller reference) by it, so it goes with it. Pure. */
 export function credentialsSecret(user: KafkaUser, values: CredentialValues): V1Secret {
   return ownedSecret({
     ownerType: kafkaUsers.type,
     owner: user,
     name: generatedSecretName(user),
-    managedBy: 'kafka-operator',
+    managedBy: MANAGED_BY,
     labels: { [CREDENTIALS_LABEL]: user.metadata.name ?? '' },
     stringData: credentialData(values),
   });
