@@ -1,5 +1,5 @@
 import type { V1ConfigMap, V1Pod, V1PodDisruptionBudget, V1Secret, V1Service, V1StatefulSet } from '@kubernetes/client-node';
-import { StoreWriter, VirtualClock } from '@domain-operators/reconcile';
+import { storeSecrets, StoreWriter, VirtualClock } from '@domain-operators/reconcile';
 import type { Condition } from '@domain-operators/reconcile';
 import { describe, expect, it } from 'vitest';
 import type { RedisReplication, RedisUser } from '../api/v1alpha1/index.ts';
@@ -56,6 +56,7 @@ function world(members = 2) {
       users: new StoreWriter<RedisUser>({ indexers: { [USERS_BY_REPLICATION]: usersByReplication } }),
       events: new StoreWriter<CoreEvent>({ indexers: { [EVENTS_BY_STATEFULSET]: eventsByStatefulSet } }),
     },
+    referenced: storeSecrets({ store: secrets }),
   });
   let stsGeneration = 0;
   return {

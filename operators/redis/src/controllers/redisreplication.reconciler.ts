@@ -4,7 +4,7 @@
  */
 import type { V1ConfigMap, V1Pod, V1PodDisruptionBudget, V1Secret, V1Service, V1StatefulSet } from '@kubernetes/client-node';
 import { ensureSecret, generatePassword, isTerminalError, objectKey, patchStatusIfChanged, requestFor, requestKey, Result, rfc3339, secretValue, storeSecrets, TerminalError } from '@domain-operators/reconcile';
-import type { Client, Clock, ConditionUpdate, EnsureSecretDeps, ReconcileContext, Reconciler, Recorder, Request, Store } from '@domain-operators/reconcile';
+import type { Client, Clock, ConditionUpdate, EnsureSecretDeps, ReconcileContext, Reconciler, Recorder, Request, SecretSource, Store } from '@domain-operators/reconcile';
 import { MANAGED_CONFIG_KEYS, redisReplications } from '../api/v1alpha1/index.ts';
 import type { RedisReplication, RedisUser } from '../api/v1alpha1/index.ts';
 import type { BootstrapUsers, Credentials } from '../redis/bootstrap.ts';
@@ -46,6 +46,7 @@ import type { RequeueOptions } from './replication-status.ts';
 /** The caches the reconciler reads (all may be stale). */
 export interface ReplicationStores {
   readonly pods: Store<V1Pod>;
+  /** The Secrets this operator generated (label-scoped cache): `<name>-auth` and the internal Secret. */
   readonly secrets: Store<V1Secret>;
   readonly configMaps: Store<V1ConfigMap>;
   readonly services: Store<V1Service>;
@@ -60,6 +61,8 @@ export interface ReplicationStores {
 export interface RedisReplicationReconcilerDeps {
   readonly client: Client;
   readonly stores: ReplicationStores;
+  /** Secrets a user names (`auth.secretRef`), read by name; never from the label-scoped cache. */
+  readonly referenced: SecretSource;
   readonly recorder: Recorder;
   /** A member client authenticated as the replication's operator user (no I/O on creation). */
   readonly memberClient: (credentials: Credentials) => RedisMemberClient;
@@ -284,7 +287,7 @@ export class RedisReplicationReconciler implements Reconciler<RedisReplication> 
   /** The default user's password: from `auth.secretRef` (undefined while missing), else the generated `<name>-auth`. */
   async #defaultPassword(rr: RedisReplication, signal: AbortSignal): Promise<string | undefined> {
     const ref = rr.spec.auth?.secretRef;
-    if (ref !== undefined) return secretValue(this.#deps.stores.secrets.get(`${rr.metadata.namespace ?? ''}/${ref.name}`), ref.key ?? 'password');
+    if (ref !== undefined) return secretValue(await this.#deps.referenced.get(rr.metadata.namespace ?? '', ref.name, signal), ref.key ?? 'password');
     const { secret } = await ensureSecret(this.#secretDeps(), authSecretFor(rr, (this.#deps.generatePassword ?? generatePassword)()), signal);
     return secretValue(secret, 'password');
   }

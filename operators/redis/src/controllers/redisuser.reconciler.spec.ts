@@ -1,5 +1,5 @@
 import type { V1Pod, V1Secret } from '@kubernetes/client-node';
-import { StoreWriter } from '@domain-operators/reconcile';
+import { storeSecrets, StoreWriter } from '@domain-operators/reconcile';
 import type { Condition } from '@domain-operators/reconcile';
 import { describe, expect, it } from 'vitest';
 import type { RedisReplication, RedisUser } from '../api/v1alpha1/index.ts';
@@ -35,7 +35,7 @@ function world() {
   redis.add(memberIp(1), memberIp(0));
   setMembers([true, true]);
   const reconciler = new RedisUserReconciler(
-    { client: kube.client(), recorder: new RecordingEvents(), memberClient: () => redis.client(), stores: { pods, secrets, replications }, now: () => new Date('2026-12-01T12:00:00Z') },
+    { client: kube.client(), recorder: new RecordingEvents(), memberClient: () => redis.client(), stores: { pods, secrets, replications }, referenced: storeSecrets({ store: secrets }), now: () => new Date('2026-12-01T12:00:00Z') },
     { pendingRequeueMs: 1_000 },
   );
   return {

@@ -20,7 +20,7 @@ import {
   storeSecrets,
   withFinalizer,
 } from '@domain-operators/reconcile';
-import type { Client, ConditionUpdate, ReconcileContext, Reconciler, Recorder, Request, Store } from '@domain-operators/reconcile';
+import type { Client, ConditionUpdate, ReconcileContext, Reconciler, Recorder, Request, SecretSource, Store } from '@domain-operators/reconcile';
 import { GROUP, redisUsers } from '../api/v1alpha1/index.ts';
 import type { RedisReplication, RedisUser } from '../api/v1alpha1/index.ts';
 import { aclSetUserArgs, usernameProblem, validateAclRules } from '../redis/acl.ts';
@@ -55,9 +55,12 @@ export interface RedisUserReconcilerDeps {
   readonly client: Client;
   readonly stores: {
     readonly pods: Store<V1Pod>;
+    /** The Secrets this operator generated (label-scoped cache): generated passwords, the internal Secret. */
     readonly secrets: Store<V1Secret>;
     readonly replications: Store<RedisReplication>;
   };
+  /** Secrets a user names (`passwordSecretRef`), read by name; never from the label-scoped cache. */
+  readonly referenced: SecretSource;
   readonly recorder: Recorder;
   readonly memberClient: (credentials: Credentials) => RedisMemberClient;
   readonly now?: () => Date;
@@ -211,7 +214,7 @@ export class RedisUserReconciler implements Reconciler<RedisUser> {
   async #password(user: RedisUser, signal: AbortSignal): Promise<string | undefined> {
     const ref = user.spec.passwordSecretRef;
     const namespace = user.metadata.namespace ?? '';
-    if (ref !== undefined) return secretValue(this.#deps.stores.secrets.get(`${namespace}/${ref.name}`), ref.key ?? 'password');
+    if (ref !== undefined) return secretValue(await this.#deps.referenced.get(namespace, ref.name, signal), ref.key ?? 'password');
     const secret = ownedSecret({
       ownerType: redisUsers.type,
       owner: user,

@@ -2,8 +2,19 @@
  * Registers this operator's informers and controllers with a Manager.
  */
 import type { V1Pod, V1Secret } from '@kubernetes/client-node';
-import { bySecretRef, ControllerBuilder, controllerRefOf, enqueueControllerOwner, objectKey, requestFor, systemClock } from '@domain-operators/reconcile';
-import type { Client, ControllerOptions, InformerCache, MapFunc, Recorder, Request } from '@domain-operators/reconcile';
+import {
+  bySecretRef,
+  ControllerBuilder,
+  controllerRefOf,
+  enqueueControllerOwner,
+  metadataOnly,
+  objectKey,
+  ownedSecretScope,
+  referencedSecrets,
+  requestFor,
+  systemClock,
+} from '@domain-operators/reconcile';
+import type { Client, ControllerOptions, InformerCache, MapFunc, PartialObjectMetadata, Recorder, Request } from '@domain-operators/reconcile';
 import { redisReplications, redisUsers } from '../api/v1alpha1/index.ts';
 import type { RedisReplication, RedisUser } from '../api/v1alpha1/index.ts';
 import type { Credentials } from '../redis/bootstrap.ts';
@@ -36,7 +47,9 @@ const OWNED = `app.kubernetes.io/managed-by=${MANAGED_BY}`;
 
 /**
  * Builds both controllers over the shared informers: owned kinds are watched only with the operator's
- * `managed-by` label (member Pods included), Secrets all (users reference their own), RedisUsers indexed by the
+ * `managed-by` label (member Pods and generated Secrets included); Secrets a user names (`auth.secretRef`,
+ * `passwordSecretRef`) are read by name and any Secret's change is seen through a metadata-only watch (no data
+ * held) mapped to the resources that name it; RedisUsers indexed by the
  * replication they target and the Secret they reference, `core/v1` Events about StatefulSets (the StatefulSet
  * controller's create attempts: a refused member wakes its replication). Call once per process, before the manager
  * starts.
@@ -46,7 +59,10 @@ export function buildControllers(deps: ControllerSetupDeps, options: ControllerO
   const memberClient = deps.memberClient ?? ((credentials: Credentials) => new IoredisMemberClient({ credentials, connectTimeoutMs: 1_000, commandTimeoutMs: 1_000 }));
   const owned = { scope: { labelSelector: OWNED } };
   const pods = informers.informerFor(kinds.pod, { ...owned, indexers: { [PODS_BY_REPLICATION]: podsByReplication } });
-  const secrets = informers.informerFor(kinds.secret);
+  const ownedSecrets = { scope: ownedSecretScope(MANAGED_BY) };
+  const secrets = informers.informerFor(kinds.secret, ownedSecrets);
+  const secretChanges = metadataOnly(kinds.secret);
+  const referenced = referencedSecrets(informers.informerFor(secretChanges), client);
   const configMaps = informers.informerFor(kinds.configMap, owned);
   const services = informers.informerFor(kinds.service, owned);
   const statefulSets = informers.informerFor(kinds.statefulSet, owned);
@@ -65,13 +81,8 @@ export function buildControllers(deps: ControllerSetupDeps, options: ControllerO
     const name = pod.metadata?.labels?.[REPLICATION_LABEL];
     return name === undefined ? [] : [{ namespace: pod.metadata?.namespace, name }];
   };
-  const replicationOfSecret: MapFunc<V1Secret> = (secret) => {
-    const requests: Request[] = [...enqueueControllerOwner(redisReplications.type)(secret)];
-    for (const rr of replications.store.list(secret.metadata?.namespace)) {
-      if (rr.spec.auth?.secretRef?.name === secret.metadata?.name) requests.push(requestFor(rr));
-    }
-    return requests;
-  };
+  const replicationsReferencing: MapFunc<PartialObjectMetadata> = (secret) =>
+    replications.store.list(secret.metadata.namespace).filter((rr) => rr.spec.auth?.secretRef?.name === secret.metadata.name).map(requestFor);
   const usersOf = (replicationKey: string): Request[] => users.store.byIndex(USERS_BY_REPLICATION, replicationKey).map(requestFor);
   const replicationOfUser: MapFunc<RedisUser> = (user) => [{ namespace: user.metadata.namespace, name: user.spec.replicationRef.name }];
   const ownedBy = (kind: typeof redisReplications.type): MapFunc => enqueueControllerOwner(kind);
@@ -89,7 +100,8 @@ export function buildControllers(deps: ControllerSetupDeps, options: ControllerO
     .watches(kinds.configMap, ownedBy(redisReplications.type), { request: owned })
     .watches(kinds.podDisruptionBudget, ownedBy(redisReplications.type), { request: owned })
     .watches(kinds.pod, toReplication, { request: owned })
-    .watches(kinds.secret, replicationOfSecret)
+    .watches(kinds.secret, ownedBy(redisReplications.type), { request: ownedSecrets })
+    .watches(secretChanges, replicationsReferencing)
     .watches(redisUsers.type, replicationOfUser)
     .watches(coreEventType, replicationOfEvent, { request: eventsRequest })
     .withOptions(options)
@@ -99,6 +111,7 @@ export function buildControllers(deps: ControllerSetupDeps, options: ControllerO
         recorder,
         memberClient,
         clock: options.clock ?? systemClock,
+        referenced,
         stores: {
           pods: pods.store,
           secrets: secrets.store,
@@ -116,16 +129,19 @@ export function buildControllers(deps: ControllerSetupDeps, options: ControllerO
     .for(redisUsers.type)
     .watches(kinds.pod, (pod: V1Pod) => toReplication(pod).flatMap((r) => usersOf(`${r.namespace ?? ''}/${r.name}`)), { request: owned })
     .watches(redisReplications.type, (rr: RedisReplication) => usersOf(objectKey(rr)))
-    .watches(kinds.secret, (secret: V1Secret) => {
-      const key = objectKey(secret);
-      const owner = controllerRefOf(secret);
-      const byRef = users.store.byIndex(USERS_BY_SECRET, key).map(requestFor);
-      const generatedFor = owner?.kind === redisUsers.kind ? [{ namespace: secret.metadata?.namespace, name: owner.name }] : [];
-      const internalOf = owner?.kind === redisReplications.kind ? usersOf(`${secret.metadata?.namespace ?? ''}/${owner.name}`) : [];
-      return [...byRef, ...generatedFor, ...internalOf];
-    })
+    .watches(
+      kinds.secret,
+      (secret: V1Secret) => {
+        const owner = controllerRefOf(secret);
+        const generatedFor = owner?.kind === redisUsers.kind ? [{ namespace: secret.metadata?.namespace, name: owner.name }] : [];
+        const internalOf = owner?.kind === redisReplications.kind ? usersOf(`${secret.metadata?.namespace ?? ''}/${owner.name}`) : [];
+        return [...generatedFor, ...internalOf];
+      },
+      { request: ownedSecrets },
+    )
+    .watches(secretChanges, (secret: PartialObjectMetadata) => users.store.byIndex(USERS_BY_SECRET, objectKey(secret)).map(requestFor))
     .withOptions(options)
-    .complete(new RedisUserReconciler({ client, recorder, memberClient, stores: { pods: pods.store, secrets: secrets.store, replications: replications.store } }));
+    .complete(new RedisUserReconciler({ client, recorder, memberClient, referenced, stores: { pods: pods.store, secrets: secrets.store, replications: replications.store } }));
 
   return { replications: replicationController, users: userController };
 }
