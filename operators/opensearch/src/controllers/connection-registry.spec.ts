@@ -1,5 +1,5 @@
 import type { V1Namespace, V1Secret } from '@kubernetes/client-node';
-import { DependencyError, isTerminalError, StoreWriter } from '@domain-operators/reconcile';
+import { DependencyError, isTerminalError, storeSecrets, StoreWriter } from '@domain-operators/reconcile';
 import { describe, expect, it } from 'vitest';
 import type { OpenSearchConnection } from '../api/v1alpha1/index.ts';
 import type { OpenSearchApi, OpenSearchConnectOptions } from '../opensearch/client.ts';
@@ -51,37 +51,37 @@ function setup(): {
       },
     } as unknown as OpenSearchApi;
   };
-  const registry = new ConnectionRegistry({ connections: { store: connections.reader() }, secrets: { store: secrets.reader() }, namespaces: { store: namespaces.reader() }, connect }, { requestTimeoutMs: 5_000 });
+  const registry = new ConnectionRegistry({ connections: { store: connections.reader() }, secrets: storeSecrets({ store: secrets.reader() }), namespaces: { store: namespaces.reader() }, connect }, { requestTimeoutMs: 5_000 });
   return { registry, connections, secrets, namespaces, made, closed };
 }
 
 describe('ConnectionRegistry.api', () => {
-  it('keeps one client per connection until its generation or its Secret changes', () => {
+  it('keeps one client per connection until its generation or its Secret changes', async () => {
     const fx = setup();
     fx.connections.replace([connection(1)]);
     fx.secrets.replace([secret('10', 'first')]);
-    const first = fx.registry.api('main');
-    expect(fx.registry.api('main')).toBe(first);
+    const first = await fx.registry.api('main');
+    expect(await fx.registry.api('main')).toBe(first);
     expect(fx.made).toEqual([{ urls: ['http://127.0.0.1:19200'], username: 'admin', password: 'first', requestTimeoutMs: 5_000 }]);
 
     fx.secrets.apply(secret('11', 'second'));
-    const second = fx.registry.api('main');
+    const second = await fx.registry.api('main');
     expect(second).not.toBe(first);
     expect(fx.made[1]?.password).toBe('second');
     expect(fx.closed).toEqual([1]);
 
     fx.connections.apply(connection(2));
-    expect(fx.registry.api('main')).not.toBe(second);
+    expect(await fx.registry.api('main')).not.toBe(second);
     expect(fx.closed).toEqual([1, 2]);
   });
 
-  it('names a missing connection, Secret or key without revealing values', () => {
+  it('names a missing connection, Secret or key without revealing values', async () => {
     const fx = setup();
-    expect(() => fx.registry.api('main')).toThrow(DependencyError);
+    await expect(fx.registry.api('main')).rejects.toThrow(DependencyError);
     fx.connections.replace([connection(1)]);
-    expect(() => fx.registry.api('main')).toThrow(/Secret ops\/admin does not exist/);
+    await expect(fx.registry.api('main')).rejects.toThrow(/Secret ops\/admin does not exist/);
     fx.secrets.replace([{ metadata: { namespace: 'ops', name: 'admin', resourceVersion: '1' }, data: { username: Buffer.from('admin').toString('base64') } }]);
-    expect(() => fx.registry.api('main')).toThrow(/has no key password/);
+    await expect(fx.registry.api('main')).rejects.toThrow(/has no key password/);
   });
 });
 

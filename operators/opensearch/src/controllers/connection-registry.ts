@@ -2,11 +2,12 @@
  * The OpenSearch clusters the operator talks to, as its reconcilers see them, on the runtime's connection module:
  * the connection (`ConnectionLookup`) and its Ready gate, one API client per `OpenSearchConnection` (`ClientCache`,
  * rebuilt only when the connection's generation or one of its Secrets changes), and the tenancy of a namespace on a
- * connection (`NamespaceAdmission`, then OpenSearch's prefix rule). Everything is read from the shared informer
- * caches (may be stale).
+ * connection (`NamespaceAdmission`, then OpenSearch's prefix rule). Connections and namespaces are read from the
+ * shared informer caches (may be stale); the connection's Secrets by name (a `SecretSource` such as the runtime's
+ * `referencedSecrets`: no cache of every Secret).
  */
 import type { V1Namespace, V1Secret } from '@kubernetes/client-node';
-import type { Logger, StoreSource } from '@domain-operators/reconcile';
+import type { Logger, SecretSource, StoreSource } from '@domain-operators/reconcile';
 import { ClientCache, ConnectionLookup, connectionVersion, DependencyError, NamespaceAdmission, Reasons, secretValue } from '@domain-operators/reconcile';
 import type { OpenSearchConnection } from '../api/v1alpha1/index.ts';
 import type { OpenSearchApi, OpenSearchConnectOptions, RequestCounter } from '../opensearch/client.ts';
@@ -18,7 +19,7 @@ import { tenancyError, tenancyFor } from '../opensearch/tenancy.ts';
 /** The `Ready=False` reasons of a connection that does not work: its dependents fail with them without asking OpenSearch. */
 const BLOCKING_REASONS = [OpenSearchReasons.unavailable, Reasons.authenticationFailed, OpenSearchReasons.credentialsNotFound, Reasons.secretNotFound];
 
-/** What the reconcilers need to know about connections. Reads caches only; never blocks. */
+/** What the reconcilers need to know about connections. Reads caches, and a connection's Secrets by name. */
 export interface Connections {
   /** The cached connection; throws {@link DependencyError} `ConnectionNotFound` (retried). */
   connection(name: string): OpenSearchConnection;
@@ -29,9 +30,9 @@ export interface Connections {
   assertUsable(name: string): void;
   /**
    * The API client of a connection: the same instance as long as the connection's generation and its Secrets'
-   * resourceVersions stay the same. Throws {@link DependencyError} when the connection or a Secret is missing.
+   * resourceVersions stay the same. Rejects with {@link DependencyError} when the connection or a Secret is missing.
    */
-  api(name: string): OpenSearchApi;
+  api(name: string): Promise<OpenSearchApi>;
   /**
    * The tenancy of `namespace` on the connection. Throws {@link DependencyError} when the connection is not cached
    * (or the namespace, when a selector must be checked), and a `TerminalError` `TenancyViolation` when the
@@ -43,7 +44,8 @@ export interface Connections {
 /** The caches a {@link ConnectionRegistry} reads. */
 export interface ConnectionRegistryDeps {
   readonly connections: StoreSource<OpenSearchConnection>;
-  readonly secrets: StoreSource<V1Secret>;
+  /** The connections' login and CA Secrets, read by name. */
+  readonly secrets: SecretSource;
   readonly namespaces: StoreSource<V1Namespace>;
   /** Builds a client; default {@link OpenSearchHttpApi.connect} (counting on `requests`). */
   readonly connect?: (options: OpenSearchConnectOptions) => OpenSearchApi;
@@ -82,12 +84,14 @@ export class ConnectionRegistry implements Connections {
     this.#lookup.usable(name);
   }
 
-  api(name: string): OpenSearchApi {
+  async api(name: string): Promise<OpenSearchApi> {
     const connection = this.connection(name);
     const { credentialsSecretRef: ref, urls, tls } = connection.spec;
-    const credentials = this.#secret(ref.namespace, ref.name, OpenSearchReasons.credentialsNotFound);
     const caRef = tls?.caSecretRef;
-    const caSecret = caRef === undefined ? undefined : this.#secret(caRef.namespace, caRef.name, Reasons.secretNotFound);
+    const [credentials, caSecret] = await Promise.all([
+      this.#secret(ref.namespace, ref.name, OpenSearchReasons.credentialsNotFound),
+      caRef === undefined ? Promise.resolve(undefined) : this.#secret(caRef.namespace, caRef.name, Reasons.secretNotFound),
+    ]);
     return this.#clients.get(name, connectionVersion(connection, [credentials, caSecret]), () => {
       const username = requiredValue(credentials, ref.usernameKey, OpenSearchReasons.credentialsNotFound);
       const password = requiredValue(credentials, ref.passwordKey, OpenSearchReasons.credentialsNotFound);
@@ -124,9 +128,9 @@ export class ConnectionRegistry implements Connections {
     await this.#clients.close();
   }
 
-  #secret(namespace: string, name: string, reason: string): V1Secret {
-    const secret = this.#deps.secrets.store.get(`${namespace}/${name}`);
-    if (secret === undefined) throw new DependencyError(reason, `Secret ${namespace}/${name} does not exist (or is not in a watched namespace)`);
+  async #secret(namespace: string, name: string, reason: string): Promise<V1Secret> {
+    const secret = await this.#deps.secrets.get(namespace, name);
+    if (secret === undefined) throw new DependencyError(reason, `Secret ${namespace}/${name} does not exist`);
     return secret;
   }
 }

@@ -171,7 +171,7 @@ export function fakeConnections(api: OpenSearchApi, namespaces: readonly string[
       throw new Error('not used by this test');
     },
     assertUsable: () => undefined,
-    api: () => api,
+    api: () => Promise.resolve(api),
     tenancy: (_connection, namespace): Tenancy => {
       const result = tenancyFor({ indexPrefix: '{namespace}-' }, namespace, namespaces);
       if (!result.ok) throw new Error(result.violation.message);

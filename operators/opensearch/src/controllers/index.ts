@@ -3,7 +3,7 @@
  * recorder and one {@link ConnectionRegistry} (one OpenSearch client per connection).
  */
 import type { Clock, Client, ControllerOptions, InformerSource, Logger, Recorder, Runnable } from '@domain-operators/reconcile';
-import { coreTypes } from '@domain-operators/reconcile';
+import { coreTypes, metadataOnly, referencedSecrets } from '@domain-operators/reconcile';
 import { openSearchConnections } from '../api/v1alpha1/index.ts';
 import type { RequestCounter } from '../opensearch/client.ts';
 import { ConnectionRegistry } from './connection-registry.ts';
@@ -43,17 +43,19 @@ export function openSearchControllers(
   deps: OpenSearchControllersDeps,
   options: OpenSearchControllersOptions = {},
 ): { readonly controllers: readonly Runnable[]; readonly registry: ConnectionRegistry } {
+  // Referenced Secrets (connection logins and CAs, passwordSecretRef) are read by name; only their metadata is watched.
+  const referenced = referencedSecrets(deps.informers.informerFor(metadataOnly(coreTypes.secret)), deps.client);
   const registry = new ConnectionRegistry(
     {
       connections: deps.informers.informerFor(openSearchConnections.type),
-      secrets: deps.informers.informerFor(coreTypes.secret),
+      secrets: referenced,
       namespaces: deps.informers.informerFor(coreTypes.namespace),
       log: deps.log,
       ...(deps.requests === undefined ? {} : { requests: deps.requests }),
     },
     options.registry,
   );
-  const shared = { ...deps, connections: registry };
+  const shared = { ...deps, connections: registry, referenced };
   const controllers: readonly Runnable[] = [
     connectionController(shared, options.connection),
     indexController(shared),

@@ -35,7 +35,7 @@ export class ComponentTemplateAdapter implements ExternalAdapter<OpenSearchCompo
   }
 
   async observe(desired: TemplateDesired<ComponentTemplateWire>, context: ExternalContext<OpenSearchComponentTemplate>): Promise<ExternalObservation<JsonObject>> {
-    const observed = await this.#deps.connections.api(desired.connection).getComponentTemplate(desired.name, { signal: context.signal });
+    const observed = await (await this.#deps.connections.api(desired.connection)).getComponentTemplate(desired.name, { signal: context.signal });
     if (observed === undefined) return { exists: false };
     const diff = diffComponentTemplate(desired.body, observed);
     return { exists: true, upToDate: diff.length === 0, diff, observed, status: { templateName: desired.name } };
@@ -43,7 +43,7 @@ export class ComponentTemplateAdapter implements ExternalAdapter<OpenSearchCompo
 
   /** Puts the whole template; reports its name. */
   async create(desired: TemplateDesired<ComponentTemplateWire>, context: ExternalContext<OpenSearchComponentTemplate>): Promise<ExternalCreation> {
-    await this.#deps.connections.api(desired.connection).putComponentTemplate(desired.name, desired.body, { signal: context.signal });
+    await (await this.#deps.connections.api(desired.connection)).putComponentTemplate(desired.name, desired.body, { signal: context.signal });
     return { status: { templateName: desired.name } };
   }
 
@@ -54,7 +54,7 @@ export class ComponentTemplateAdapter implements ExternalAdapter<OpenSearchCompo
 
   async delete(target: DeleteTarget<TemplateDesired<ComponentTemplateWire>>, context: ExternalContext<OpenSearchComponentTemplate>): Promise<void> {
     const { connection, name } = parseConnectionExternalName(target.externalName);
-    await this.#deps.connections.api(connection).deleteComponentTemplate(name, { signal: context.signal });
+    await (await this.#deps.connections.api(connection)).deleteComponentTemplate(name, { signal: context.signal });
   }
 }
 

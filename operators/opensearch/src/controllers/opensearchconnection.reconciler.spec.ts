@@ -15,7 +15,7 @@ const signal = new AbortController().signal;
 
 function check(clusterInfo: (signal: AbortSignal | undefined) => Promise<ClusterInfo>): OpenSearchConnectionCheck {
   const api = { clusterInfo: (options?: { signal?: AbortSignal }) => clusterInfo(options?.signal) } as unknown as OpenSearchApi;
-  return new OpenSearchConnectionCheck({ api: () => api }, { probeTimeoutMs: 20 });
+  return new OpenSearchConnectionCheck({ api: () => Promise.resolve(api) }, { probeTimeoutMs: 20 });
 }
 
 describe('OpenSearchConnectionCheck', () => {

@@ -6,7 +6,7 @@
  * `opensearch.domain-operators.io/health-check-interval` overrides it), every 10 s while it fails, so recovery needs nobody.
  */
 import type { Client, ConnectionCheck, ConnectionHealth, Controller, InformerSource, Recorder } from '@domain-operators/reconcile';
-import { bySecretRef, ConnectionReconciler, ControllerBuilder, coreTypes, forgetClientsOfDeleted, objectKey, requestFor } from '@domain-operators/reconcile';
+import { bySecretRef, ConnectionReconciler, ControllerBuilder, coreTypes, forgetClientsOfDeleted, metadataOnly, objectKey, requestFor } from '@domain-operators/reconcile';
 import type { ControllerOptions, Clock } from '@domain-operators/reconcile';
 import { GROUP } from '../api/v1alpha1/common.ts';
 import type { OpenSearchConnection } from '../api/v1alpha1/index.ts';
@@ -39,7 +39,7 @@ export class OpenSearchConnectionCheck implements ConnectionCheck<OpenSearchConn
 
   /** Asks the cluster; red health is a failure (`OpenSearchUnavailable`, health in status); throws any other failure. */
   async check(connection: OpenSearchConnection, signal: AbortSignal): Promise<ConnectionHealth> {
-    const api = this.#connections.api(connection.metadata.name ?? '');
+    const api = await this.#connections.api(connection.metadata.name ?? '');
     const timeout = AbortSignal.timeout(this.#probeTimeoutMs);
     let info;
     try {
@@ -63,7 +63,8 @@ export class OpenSearchConnectionCheck implements ConnectionCheck<OpenSearchConn
 export const BY_SECRET = 'secret';
 
 /**
- * Builds the `OpenSearchConnection` controller; a change of a credentials or CA Secret rechecks the connection, and a
+ * Builds the `OpenSearchConnection` controller; a change of a credentials or CA Secret (seen through the
+ * metadata-only Secret watch: no data held) rechecks the connection, and a
  * deleted connection's client is retired.
  */
 export function connectionController(
@@ -86,7 +87,7 @@ export function connectionController(
   );
   return new ControllerBuilder({ informers: deps.informers }, 'opensearchconnection')
     .for(openSearchConnections.type)
-    .watches(coreTypes.secret, (secret) => informer.store.byIndex(BY_SECRET, objectKey(secret)).map(requestFor))
+    .watches(metadataOnly(coreTypes.secret), (secret) => informer.store.byIndex(BY_SECRET, objectKey(secret)).map(requestFor))
     .withOptions({ ...deps.controllerOptions, rateLimiter: operatorRateLimiter(deps.clock) })
     .complete(reconciler, { indexers });
 }

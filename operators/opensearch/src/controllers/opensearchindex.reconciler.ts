@@ -60,7 +60,7 @@ export class IndexAdapter implements ExternalAdapter<OpenSearchIndex, IndexDesir
 
   /** Reads the index and its health and plans; a refused plan is thrown as a `TerminalError` with its reason. */
   async observe(desired: IndexDesired, context: ExternalContext<OpenSearchIndex>): Promise<ExternalObservation<IndexObserved>> {
-    const api = this.#deps.connections.api(desired.connection);
+    const api = await this.#deps.connections.api(desired.connection);
     const name = desired.index.name;
     const index = await api.getIndex(name, { signal: context.signal });
     if (index === undefined) return { exists: false };
@@ -83,7 +83,7 @@ export class IndexAdapter implements ExternalAdapter<OpenSearchIndex, IndexDesir
 
   /** Creates the index with its settings, mappings and aliases; reports its `uuid` and `health`. */
   async create(desired: IndexDesired, context: ExternalContext<OpenSearchIndex>): Promise<ExternalCreation> {
-    const api = this.#deps.connections.api(desired.connection);
+    const api = await this.#deps.connections.api(desired.connection);
     const name = desired.index.name;
     const uuid = await this.#createOnce(desired, context);
     const health = await api.indexHealth(name, { signal: context.signal });
@@ -97,7 +97,7 @@ export class IndexAdapter implements ExternalAdapter<OpenSearchIndex, IndexDesir
    * compares it with the spec like any other.
    */
   async #createOnce(desired: IndexDesired, context: ExternalContext<OpenSearchIndex>): Promise<string> {
-    const api = this.#deps.connections.api(desired.connection);
+    const api = await this.#deps.connections.api(desired.connection);
     const name = desired.index.name;
     try {
       return await api.createIndex(name, createIndexBody(desired.index), { signal: context.signal });
@@ -112,7 +112,7 @@ export class IndexAdapter implements ExternalAdapter<OpenSearchIndex, IndexDesir
 
   /** Applies the plan `observe` made (settings, added mappings, alias actions); reports the aliases it now owns. */
   async update(desired: IndexDesired, observed: IndexObserved, context: ExternalContext<OpenSearchIndex>): Promise<ExternalUpdate> {
-    const api = this.#deps.connections.api(desired.connection);
+    const api = await this.#deps.connections.api(desired.connection);
     const { plan } = observed;
     const name = desired.index.name;
     if (plan.settings !== undefined) await api.putIndexSettings(name, plan.settings, { signal: context.signal });
@@ -123,7 +123,7 @@ export class IndexAdapter implements ExternalAdapter<OpenSearchIndex, IndexDesir
 
   async delete(target: DeleteTarget<IndexDesired>, context: ExternalContext<OpenSearchIndex>): Promise<void> {
     const { connection, name } = parseConnectionExternalName(target.externalName);
-    await this.#deps.connections.api(connection).deleteIndex(name, { signal: context.signal });
+    await (await this.#deps.connections.api(connection)).deleteIndex(name, { signal: context.signal });
   }
 }
 

@@ -40,7 +40,7 @@ export class IndexTemplateAdapter implements ExternalAdapter<OpenSearchIndexTemp
   }
 
   async observe(desired: TemplateDesired<IndexTemplateWire>, context: ExternalContext<OpenSearchIndexTemplate>): Promise<ExternalObservation<JsonObject>> {
-    const observed = await this.#deps.connections.api(desired.connection).getIndexTemplate(desired.name, { signal: context.signal });
+    const observed = await (await this.#deps.connections.api(desired.connection)).getIndexTemplate(desired.name, { signal: context.signal });
     if (observed === undefined) return { exists: false };
     const diff = diffIndexTemplate(desired.body, observed);
     return { exists: true, upToDate: diff.length === 0, diff, observed, status: { templateName: desired.name } };
@@ -48,7 +48,7 @@ export class IndexTemplateAdapter implements ExternalAdapter<OpenSearchIndexTemp
 
   /** Puts the whole template; reports its name. */
   async create(desired: TemplateDesired<IndexTemplateWire>, context: ExternalContext<OpenSearchIndexTemplate>): Promise<ExternalCreation> {
-    await this.#deps.connections.api(desired.connection).putIndexTemplate(desired.name, desired.body, { signal: context.signal });
+    await (await this.#deps.connections.api(desired.connection)).putIndexTemplate(desired.name, desired.body, { signal: context.signal });
     return { status: { templateName: desired.name } };
   }
 
@@ -59,7 +59,7 @@ export class IndexTemplateAdapter implements ExternalAdapter<OpenSearchIndexTemp
 
   async delete(target: DeleteTarget<TemplateDesired<IndexTemplateWire>>, context: ExternalContext<OpenSearchIndexTemplate>): Promise<void> {
     const { connection, name } = parseConnectionExternalName(target.externalName);
-    await this.#deps.connections.api(connection).deleteIndexTemplate(name, { signal: context.signal });
+    await (await this.#deps.connections.api(connection)).deleteIndexTemplate(name, { signal: context.signal });
   }
 }
 

@@ -47,7 +47,7 @@ export class RoleAdapter implements ExternalAdapter<OpenSearchRole, RoleDesired,
 
   /** Reads the role; a reserved, static or hidden one is a `TenancyViolation` (never touched). */
   async observe(desired: RoleDesired, context: ExternalContext<OpenSearchRole>): Promise<ExternalObservation<ObservedRole>> {
-    const observed = await this.#deps.connections.api(desired.connection).getRole(desired.name, { signal: context.signal });
+    const observed = await (await this.#deps.connections.api(desired.connection)).getRole(desired.name, { signal: context.signal });
     const refusal = checkSecurityObject('role', desired.name, observed);
     if (refusal !== undefined) throw tenancyError(refusal);
     if (observed === undefined) return { exists: false };
@@ -57,7 +57,7 @@ export class RoleAdapter implements ExternalAdapter<OpenSearchRole, RoleDesired,
 
   /** Puts the whole role; reports its name. */
   async create(desired: RoleDesired, context: ExternalContext<OpenSearchRole>): Promise<ExternalCreation> {
-    await this.#deps.connections.api(desired.connection).putRole(desired.name, desired.body, { signal: context.signal });
+    await (await this.#deps.connections.api(desired.connection)).putRole(desired.name, desired.body, { signal: context.signal });
     return { status: { roleName: desired.name } };
   }
 
@@ -68,7 +68,7 @@ export class RoleAdapter implements ExternalAdapter<OpenSearchRole, RoleDesired,
 
   async delete(target: DeleteTarget<RoleDesired>, context: ExternalContext<OpenSearchRole>): Promise<void> {
     const { connection, name } = parseConnectionExternalName(target.externalName);
-    const api = this.#deps.connections.api(connection);
+    const api = await this.#deps.connections.api(connection);
     const observed = await api.getRole(name, { signal: context.signal });
     const refusal = checkSecurityObject('role', name, observed);
     if (refusal !== undefined) throw tenancyError(refusal);

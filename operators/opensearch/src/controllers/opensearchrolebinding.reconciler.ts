@@ -137,7 +137,7 @@ export class RoleBindingAdapter implements ExternalAdapter<OpenSearchRoleBinding
   /** Removes this binding's entries, keeping everyone else's; deletes the mapping when nothing is left in it. */
   async delete(target: DeleteTarget<BindingDesired>, context: ExternalContext<OpenSearchRoleBinding>): Promise<void> {
     const [connection = '', roleName = ''] = target.externalName.split('/');
-    const api = this.#deps.connections.api(connection);
+    const api = await this.#deps.connections.api(connection);
     const mapping = await this.#mapping(api, roleName, context);
     if (mapping === undefined) return;
     const release = releaseRoleMapping(mapping, appliedIn(context.object, roleName), this.#wantedByOthers(context.object, connection, roleName));
@@ -149,12 +149,12 @@ export class RoleBindingAdapter implements ExternalAdapter<OpenSearchRoleBinding
     const { plan } = observed;
     const status = { applied: appliedOf(desired, plan) };
     if (plan.upToDate || (observed.mapping === undefined && plan.empty)) return { status };
-    await this.#deps.connections.api(desired.connection).putRoleMapping(desired.roleName, plan.body, { signal: context.signal });
+    await (await this.#deps.connections.api(desired.connection)).putRoleMapping(desired.roleName, plan.body, { signal: context.signal });
     return { status };
   }
 
   async #plan(desired: BindingDesired, applied: RoleBindingApplied | undefined, context: ExternalContext<OpenSearchRoleBinding>): Promise<BindingObserved> {
-    const api = this.#deps.connections.api(desired.connection);
+    const api = await this.#deps.connections.api(desired.connection);
     const mapping = await this.#mapping(api, desired.roleName, context);
     const plan = planRoleMapping({
       desired: { users: desired.users, backendRoles: desired.backendRoles },

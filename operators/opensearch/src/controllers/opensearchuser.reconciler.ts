@@ -17,8 +17,10 @@ import {
   ensureSecret,
   generatePassword,
   isControlledBy,
+  metadataOnly,
   objectKey,
   ownedSecret,
+  ownedSecretScope,
   parseConnectionExternalName,
   Reasons,
   requestFor,
@@ -26,7 +28,7 @@ import {
   storeSecrets,
   TerminalError,
 } from '@domain-operators/reconcile';
-import type { StoreSource } from '@domain-operators/reconcile';
+import type { SecretSource, StoreSource } from '@domain-operators/reconcile';
 import type { OpenSearchUser } from '../api/v1alpha1/index.ts';
 import { openSearchUsers } from '../api/v1alpha1/index.ts';
 import type { ObservedUser, UserPlan } from '../opensearch/security-plan.ts';
@@ -66,16 +68,23 @@ export function passwordSource(object: OpenSearchUser): { readonly secretName: s
     : { secretName: ref.name, key: ref.key, generated: false };
 }
 
+/** The `app.kubernetes.io/managed-by` value of the Secrets this operator generates; its Secret cache selects on it. */
+export const MANAGED_BY = 'opensearch-operator';
+
 /** What the user kind reads and writes besides OpenSearch. */
 export interface UserDeps {
   readonly connections: Connections;
+  /** The Secrets this operator generated (cached by the label {@link MANAGED_BY}). */
   readonly secrets: StoreSource<V1Secret>;
+  /** Secrets a user names (`passwordSecretRef`), read by name. */
+  readonly referenced: SecretSource;
   /** Creates the generated Secret (and reads it when it already exists). */
   readonly client: Client;
 }
 
 /**
- * The desired user of a resource. Reads the password Secret from the cache; when the spec names none and the
+ * The desired user of a resource. Reads the generated password Secret from the cache, one named by
+ * `passwordSecretRef` by name (`deps.referenced`); when the spec names none and the
  * generated Secret does not exist yet (and the user is not being deleted), creates it: the one write this function
  * makes, needed before anything can be planned. Throws `DependencyError` `SecretNotFound` for a missing Secret, and
  * `TerminalError` `SecretConflict` when a Secret of the generated name exists that this user does not control (as
@@ -87,7 +96,7 @@ export async function userDesired(deps: UserDeps, object: OpenSearchUser, signal
   if (refusal !== undefined) throw tenancyError(refusal);
   const namespace = object.metadata.namespace ?? '';
   const source = passwordSource(object);
-  let secret = deps.secrets.store.get(`${namespace}/${source.secretName}`);
+  let secret = source.generated ? deps.secrets.store.get(`${namespace}/${source.secretName}`) : await deps.referenced.get(namespace, source.secretName, signal);
   if (secret === undefined) {
     if (!source.generated || object.metadata.deletionTimestamp != null) {
       throw new DependencyError(Reasons.secretNotFound, `Secret ${namespace}/${source.secretName} does not exist`);
@@ -118,7 +127,7 @@ async function createGeneratedSecret(deps: UserDeps, user: OpenSearchUser, usern
     ownerType: openSearchUsers.type,
     owner: user,
     name,
-    managedBy: 'opensearch-operator',
+    managedBy: MANAGED_BY,
     stringData: { username, password: generatePassword('every-class') },
   });
   return (await ensureSecret({ client: deps.client, secrets: storeSecrets(deps.secrets) }, secret, signal)).secret;
@@ -138,7 +147,7 @@ export class UserAdapter implements ExternalAdapter<OpenSearchUser, UserDesired,
 
   /** Reads the user and plans; `diff` says `password: differs` on a rotation, never the password. */
   async observe(desired: UserDesired, context: ExternalContext<OpenSearchUser>): Promise<ExternalObservation<UserObserved>> {
-    const user = await this.#deps.connections.api(desired.connection).getUser(desired.username, { signal: context.signal });
+    const user = await (await this.#deps.connections.api(desired.connection)).getUser(desired.username, { signal: context.signal });
     const refusal = checkSecurityObject('user', desired.username, user);
     if (refusal !== undefined) throw tenancyError(refusal);
     if (user === undefined) return { exists: false };
@@ -158,14 +167,14 @@ export class UserAdapter implements ExternalAdapter<OpenSearchUser, UserDesired,
 
   async delete(target: DeleteTarget<UserDesired>, context: ExternalContext<OpenSearchUser>): Promise<void> {
     const { connection, name } = parseConnectionExternalName(target.externalName);
-    const api = this.#deps.connections.api(connection);
+    const api = await this.#deps.connections.api(connection);
     const refusal = checkSecurityObject('user', name, await api.getUser(name, { signal: context.signal }));
     if (refusal !== undefined) throw tenancyError(refusal);
     await api.deleteUser(name, { signal: context.signal });
   }
 
   async #put(desired: UserDesired, plan: UserPlan, context: ExternalContext<OpenSearchUser>): Promise<{ readonly status: ExternalStatusFields }> {
-    await this.#deps.connections.api(desired.connection).putUser(desired.username, plan.body, { signal: context.signal });
+    await (await this.#deps.connections.api(desired.connection)).putUser(desired.username, plan.body, { signal: context.signal });
     return { status: { username: desired.username, secretName: desired.secretName, passwordApplied: plan.passwordApplied } };
   }
 
@@ -188,10 +197,13 @@ function appliedPassword(object: OpenSearchUser): PasswordApplied | undefined {
   return typeof salt === 'string' && typeof fingerprint === 'string' ? { salt, fingerprint } : undefined;
 }
 
-/** Builds the `OpenSearchUser` controller; a change of a password Secret wakes the users reading it. */
-export function userController(deps: ManagedControllerDeps & { readonly connections: Connections }): Controller<OpenSearchUser> {
-  const secrets = deps.informers.informerFor(coreTypes.secret);
-  const userDeps: UserDeps = { connections: deps.connections, secrets, client: deps.client };
+/**
+ * Builds the `OpenSearchUser` controller. Only generated Secrets are cached (label {@link MANAGED_BY}); a change of
+ * any password Secret, generated or named, is seen through the metadata-only Secret watch and wakes the users reading it.
+ */
+export function userController(deps: ManagedControllerDeps & { readonly connections: Connections; readonly referenced: SecretSource }): Controller<OpenSearchUser> {
+  const secrets = deps.informers.informerFor(coreTypes.secret, { scope: ownedSecretScope(MANAGED_BY) });
+  const userDeps: UserDeps = { connections: deps.connections, secrets, referenced: deps.referenced, client: deps.client };
   return managedController(deps, {
     name: 'opensearchuser',
     type: openSearchUsers.type,
@@ -203,7 +215,7 @@ export function userController(deps: ManagedControllerDeps & { readonly connecti
     defaultDeletionPolicy: 'Delete',
     indexers: { [BY_PASSWORD_SECRET]: bySecretRef((object: OpenSearchUser) => [passwordSource(object).secretName]) },
     watches: (builder, own) => {
-      builder.watches(coreTypes.secret, (secret) => own.store.byIndex(BY_PASSWORD_SECRET, objectKey(secret)).map(requestFor));
+      builder.watches(metadataOnly(coreTypes.secret), (secret) => own.store.byIndex(BY_PASSWORD_SECRET, objectKey(secret)).map(requestFor));
     },
   });
 }
