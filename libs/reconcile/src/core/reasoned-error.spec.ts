@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TerminalError } from './errors.ts';
+import { KubeApiError, TerminalError } from './errors.ts';
 import { errorReason, ReasonedError } from './reasoned-error.ts';
 import { Reasons } from './reasons.ts';
 
@@ -22,6 +22,12 @@ describe('errorReason', () => {
     expect(errorReason(new TerminalError('x', 'InvalidSpec'))).toBe('InvalidSpec');
     expect(errorReason(new TerminalError('x'))).toBe(Reasons.terminalError);
     expect(errorReason(Object.assign(new Error('x'), { reason: 'KafkaUnavailable' }))).toBe('KafkaUnavailable');
+  });
+
+  it("names the apiserver's RBAC refusal NotAuthorized, but not a 403 of a terminating namespace", () => {
+    expect(errorReason(new KubeApiError('secrets is forbidden', 403, 'Forbidden'))).toBe('NotAuthorized');
+    expect(errorReason(new KubeApiError('namespace ns is being terminated', 403, 'Forbidden', { causes: ['NamespaceTerminating'] }))).toBe('Forbidden');
+    expect(errorReason(new KubeApiError('conflict', 409, 'Conflict'))).toBe('Conflict');
   });
 
   it('is undefined for anything else: no reason, a reason that is not CamelCase, not an object', () => {

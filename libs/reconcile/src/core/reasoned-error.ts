@@ -1,4 +1,6 @@
 import { isReasonValue } from './conditions.ts';
+import { isNamespaceTerminating, KubeApiError } from './errors.ts';
+import { Reasons } from './reasons.ts';
 
 /**
  * A retryable failure with a CamelCase condition reason: a thrown one backs off and retries, and the runtime writes
@@ -21,9 +23,13 @@ export class ReasonedError<R extends string = string> extends Error {
 
 /**
  * The condition reason a thrown error carries: its `reason` when that is a CamelCase string (a {@link ReasonedError},
- * a `TerminalError`, or any error of that shape from another copy of a module), else `undefined`. Pure.
+ * a `TerminalError`, a `KubeApiError`'s Status reason, or any error of that shape from another copy of a module), else
+ * `undefined`. One exception keeps one name for one failure: the apiserver's `Forbidden` (RBAC refused the operator)
+ * is {@link Reasons.notAuthorized}, as the operators' own systems' refusals are; a 403 because the namespace is being
+ * deleted keeps `Forbidden`, since that is not about permissions. Pure.
  */
 export function errorReason(err: unknown): string | undefined {
+  if (err instanceof KubeApiError && err.status === 403 && !isNamespaceTerminating(err)) return Reasons.notAuthorized;
   if (typeof err !== 'object' || err === null || !('reason' in err)) return undefined;
   return typeof err.reason === 'string' && isReasonValue(err.reason) ? err.reason : undefined;
 }
