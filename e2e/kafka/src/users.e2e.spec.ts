@@ -117,6 +117,28 @@ describe('KafkaUser, end to end', () => {
     expect(JSON.stringify((await client.get(kafkaUsers.type, { namespace, name: 'app' })).status)).not.toContain(rotated);
   });
 
+  it('rotates a password from a referenced Secret that carries no label of ours (noticed by the metadata-only Secret watch)', async () => {
+    const first = `own-${randomSuffix(12)}`;
+    await client.create(coreTypes.secret, { apiVersion: 'v1', kind: 'Secret', metadata: { namespace, name: 'team-password' }, stringData: { password: first } });
+    await client.create(
+      kafkaUsers.type,
+      userResource(namespace, 'referenced', connection, {
+        authentication: { type: 'scram-sha-512', passwordSecretRef: { name: 'team-password', key: 'password' } },
+        acls: [{ resource: { type: 'topic', name: topic, patternType: 'literal' }, operations: ['Write', 'Describe'], host: '*', permission: 'allow' }],
+      }),
+    );
+    await ready('referenced');
+    const login: UserLogin = { username: `${namespace}.referenced`, password: first, mechanism: 'SCRAM-SHA-512' };
+    await becomes(() => checker.produceAs(login, topic), 'allowed', 'produce with the referenced password');
+    const rotated = `rotated-${randomSuffix(12)}`;
+    await client.patch(coreTypes.secret, { namespace, name: 'team-password' }, { type: 'merge', body: { stringData: { password: rotated } } });
+    await becomes(() => checker.produceAs({ ...login, password: rotated }, topic), 'allowed', 'produce with the rotated referenced password');
+    expect(await checker.produceAs(login, topic)).toBe('login-failed');
+    const secret = await client.get(coreTypes.secret, { namespace, name: 'team-password' });
+    expect(secret.metadata?.labels ?? {}).not.toHaveProperty('app.kubernetes.io/managed-by');
+    await client.delete(kafkaUsers.type, { namespace, name: 'referenced' });
+  });
+
   it('denies produce and consume once deny rules are added (deny wins over allow)', async () => {
     const login = await generatedLogin('app');
     const user = await client.get(kafkaUsers.type, { namespace, name: 'app' });

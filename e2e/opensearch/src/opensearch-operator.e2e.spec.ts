@@ -305,6 +305,26 @@ describe('the OpenSearch operator as a process, against the real apiserver and O
     expect((await os('GET', '/_plugins/_security/authinfo', undefined, old)).status).toBe(401);
   });
 
+  it('picks up a referenced Secret with no label of ours created after the user, and rotates it (metadata-only Secret watch, read by name)', async () => {
+    await client.create(openSearchUsers, {
+      apiVersion: API_VERSION,
+      kind: 'OpenSearchUser',
+      metadata: meta(teamA, 'carol'),
+      spec: { connectionRef, passwordSecretRef: { name: 'carol-password', key: 'password' } },
+    });
+    const first = { username: `${teamA}-carol`, password: strongPassword() };
+    await client.create(coreTypes.secret, { apiVersion: 'v1', kind: 'Secret', metadata: { namespace: teamA, name: 'carol-password' }, stringData: { password: first.password } });
+    await waitForCondition(client, openSearchUsers, teamA, 'carol', { type: 'Ready', status: 'True' });
+    await eventually('first password accepted', 30_000, async () => (await os('GET', '/_plugins/_security/authinfo', undefined, first)).status === 200);
+
+    const rotated = { username: first.username, password: strongPassword() };
+    await client.patch(coreTypes.secret, { namespace: teamA, name: 'carol-password' }, { type: 'merge', body: { stringData: { password: rotated.password } } });
+    await eventually('rotated password accepted', 30_000, async () => (await os('GET', '/_plugins/_security/authinfo', undefined, rotated)).status === 200);
+    expect((await os('GET', '/_plugins/_security/authinfo', undefined, first)).status).toBe(401);
+    const secret = await client.get(coreTypes.secret, { namespace: teamA, name: 'carol-password' });
+    expect(secret.metadata?.labels ?? {}).not.toHaveProperty('app.kubernetes.io/managed-by');
+  });
+
   it('puts back a role deleted by hand in OpenSearch (drift), and the user can read again', async () => {
     const roleName = `${teamA}-reader`;
     const alice = await secretCredentials(teamA, 'alice-opensearch-credentials');

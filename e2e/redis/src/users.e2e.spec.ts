@@ -128,6 +128,21 @@ describe('RedisUser', () => {
     }
   });
 
+  it('picks up a referenced Secret with no label of ours created after the user, and rotates it (metadata-only Secret watch, read by name)', async () => {
+    await createUser('late', { username: 'late', rules: ['+ping'], passwordSecretRef: { name: 'late-pw' } });
+    await c.client.create(coreTypes.secret, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'late-pw', namespace: ns }, stringData: { password: 'late-password-1' } });
+    await readyUser('late');
+    const pods = await memberPods(c, ns, NAME);
+    for (const pod of pods) await eventually(async () => (await attempt(pod, 'late-password-1', ['PING'], 'late')) === 'OK', 30_000, `password on ${pod.metadata?.name ?? ''}`);
+    await c.client.patch(coreTypes.secret, { namespace: ns, name: 'late-pw' }, { type: 'merge', body: { stringData: { password: 'late-password-2' } } });
+    for (const pod of pods) {
+      await eventually(async () => (await attempt(pod, 'late-password-2', ['PING'], 'late')) === 'OK', 30_000, `rotated password on ${pod.metadata?.name ?? ''}`);
+      expect(await attempt(pod, 'late-password-1', ['PING'], 'late')).toMatch(/WRONGPASS/);
+    }
+    const secret = await c.client.get(coreTypes.secret, { namespace: ns, name: 'late-pw' });
+    expect(secret.metadata?.labels ?? {}).not.toHaveProperty('app.kubernetes.io/managed-by');
+  });
+
   // Kills a member's redis-server by its container's host pid on testenv's node: skipped on an existing cluster.
   it.skipIf(targetsExistingCluster())('is applied on Pods created later and again on a member whose redis-server restarted', async () => {
     const password = await secretPassword('app-redis-credentials');
