@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { WatchedVersion } from './status-watch.ts';
-import { generationLies } from './status-watch.ts';
+import { caughtUp, generationLies } from './status-watch.ts';
 
 function version(observedGeneration: number | undefined, conditions: WatchedVersion['conditions']): WatchedVersion {
   return { name: 'orders', namespace: 'team-a', resourceVersion: '7', generation: 2, observedGeneration, conditions };
@@ -29,5 +29,20 @@ describe('generationLies', () => {
       'team-a/orders at resourceVersion 7: observedGeneration 2 but Ready=True describes generation 1',
       'team-a/orders at resourceVersion 7: observedGeneration 2 but Ready=True describes generation (none)',
     ]);
+  });
+});
+
+describe('caughtUp', () => {
+  const seen = (name: string, resourceVersion: string, namespace = 'team-a'): WatchedVersion => ({ name, namespace, resourceVersion, generation: 1, observedGeneration: 1, conditions: [] });
+  const listed = (name: string, resourceVersion: string, namespace = 'team-a') => ({ metadata: { name, namespace, resourceVersion } });
+
+  it('is true once every listed object was seen at its listed resourceVersion or later, compared as integers', () => {
+    expect(caughtUp([seen('a', '9'), seen('a', '10'), seen('b', '12')], [listed('a', '10'), listed('b', '11')])).toBe(true);
+    expect(caughtUp([], [])).toBe(true);
+  });
+
+  it('is false while an object lags behind, or was seen only in another namespace', () => {
+    expect(caughtUp([seen('a', '9')], [listed('a', '10')])).toBe(false);
+    expect(caughtUp([seen('a', '10', 'team-b')], [listed('a', '10')])).toBe(false);
   });
 });

@@ -12,10 +12,18 @@ export interface WatchedVersion {
   readonly conditions: readonly { readonly type: string; readonly status: string; readonly observedGeneration?: number }[];
 }
 
-/** A running watch of one kind; {@link StatusWatch.stop} ends it and returns every version it saw, in order. */
+/**
+ * A running watch of one kind. {@link StatusWatch.stop} first lists the kind again and waits (up to
+ * {@link CATCH_UP_MS}) until the watch has delivered every listed object at its listed resourceVersion (a watch
+ * lags a GET on a loaded machine: a test that saw an object current by GET must also find that version in what
+ * the watch saw), then ends the watch and returns every version it saw, in order.
+ */
 export interface StatusWatch {
   stop(): Promise<readonly WatchedVersion[]>;
 }
+
+/** How long {@link StatusWatch.stop} waits for the watch to catch up with a fresh list. */
+export const CATCH_UP_MS = 30_000;
 
 /**
  * Starts recording every version of the objects of `type` (in `namespace`, or cluster-wide for a cluster-scoped
@@ -50,6 +58,9 @@ export async function watchStatuses(kubeConfig: KubeConfig, type: ResourceType, 
   })();
   return {
     stop: async () => {
+      const latest = await transport.list({ limit: 500, signal: AbortSignal.timeout(CATCH_UP_MS) });
+      const deadline = Date.now() + CATCH_UP_MS;
+      while (!caughtUp(versions, latest.items) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
       abort.abort(new Error('status watch stopped'));
       await run;
       return versions;
@@ -74,6 +85,21 @@ export function generationLies(versions: readonly WatchedVersion[]): string[] {
     }
   }
   return lies;
+}
+
+/**
+ * True when `seen` holds each of `listed` at its listed resourceVersion or a later one (resourceVersions compared
+ * as the integers etcd gives, as the runtime does). Pure.
+ */
+export function caughtUp(seen: readonly WatchedVersion[], listed: readonly KubernetesObject[]): boolean {
+  return listed.every(({ metadata }) => {
+    const wanted = numericVersion(metadata?.resourceVersion);
+    return seen.some((v) => v.name === metadata?.name && v.namespace === metadata.namespace && numericVersion(v.resourceVersion) >= wanted);
+  });
+}
+
+function numericVersion(resourceVersion: string | undefined): bigint {
+  return resourceVersion !== undefined && /^\d+$/.test(resourceVersion) ? BigInt(resourceVersion) : 0n;
 }
 
 /** Read through a call, so the compiler does not narrow `aborted` across the awaits of the loop. */
