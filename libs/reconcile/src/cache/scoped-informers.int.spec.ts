@@ -38,6 +38,13 @@ describe('scoped and metadata-only informers against the apiserver', () => {
     const byName = other.informerFor(coreTypes.secret, { scope: { fieldSelector: 'metadata.name=theirs' } });
     const runs = [informers.run(stop.signal), other.run(stop.signal)];
     await Promise.all([informers.waitForSync(stop.signal), other.waitForSync(stop.signal)]);
+    // The first list is served from the apiserver's watch cache (resourceVersion "0"): it may trail the creates by a moment.
+    const names = (store: { list(namespace?: string): readonly { metadata?: { name?: string } }[] }): string[] => store.list(namespace).map((s) => s.metadata?.name ?? '').sort();
+    await eventually(
+      () => Promise.resolve(names(labelled.store).length === 1 && names(byName.store).length === 1 && names(metadata.store).includes('ours') && names(metadata.store).includes('theirs')),
+      10_000,
+      'every informer listed the Secrets created before it started',
+    );
 
     expect(labelled.store.list(namespace).map((s) => s.metadata?.name)).toEqual(['ours']);
     expect(labelled.store.get(`${namespace}/ours`)?.data?.['password']).toBe(Buffer.from('pw-ours').toString('base64'));
