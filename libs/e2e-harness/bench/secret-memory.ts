@@ -1,4 +1,4 @@
-// The Secret-memory benchmark of issue #15 (`npx nx run reconcile:bench-secrets`; hold /tmp/dop-e2e.lock around it).
+// The Secret-memory benchmark of issue #15 (`npx nx run e2e-harness:bench-secrets`; hold /tmp/dop-e2e.lock around it).
 // Starts the three operators as local processes (each as its chart's ServiceAccount), reads RSS and V8 heap in use
 // from each one's /metrics, creates 100 Secrets of 512 KiB in a namespace no resource references, waits for the
 // watches to deliver them, reads again, and prints both next to the figures measured before the operators cached
@@ -6,8 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { coreTypes } from '@domain-operators/reconcile';
-import { adminClient, deleteNamespace, freshNamespace, metricSum, OPERATOR_SYSTEMS, startOperatorProcess } from '@domain-operators/e2e-harness';
-import type { OperatorProcess, OperatorSystem } from '@domain-operators/e2e-harness';
+import { adminClient, deleteNamespace, freshNamespace, metricSum, OPERATOR_SYSTEMS, startOperatorProcess } from '../src/index.ts';
+import type { OperatorProcess, OperatorSystem } from '../src/index.ts';
 
 const SECRETS = 100;
 const SECRET_BYTES = 512 * 1024;
