@@ -172,6 +172,13 @@ class PodOperator implements OperatorProcess {
     const service: V1Service = await this.#admin.client.get(coreTypes.service, { namespace: this.namespace, name: `${this.installation.deployment.metadata?.name ?? ''}-metrics` });
     const port = service.spec?.ports?.find((p) => p.name === 'metrics')?.port ?? 8080;
     this.#metricsUrl = `http://${service.spec?.clusterIP ?? ''}:${port}`;
+    // Ready Pods reach the Service's EndpointSlice and then kube-proxy's rules a moment later (until then the
+    // ClusterIP refuses connections): started means reachable through the chart's Service.
+    await eventually(async () => ((await scrapeMetrics(this.#metricsUrl).then(() => true, () => false)) ? true : undefined), {
+      timeoutMs: 60_000,
+      intervalMs: 250,
+      what: `${this.system}-operator metrics through Service ${service.metadata?.name ?? ''}`,
+    });
     const token = await requestServiceAccountToken(this.#admin.rest, { namespace: this.namespace, serviceAccount: this.serviceAccount });
     await mkdir(dirname(this.kubeconfigPath), { recursive: true });
     const name = `system:serviceaccount:${this.namespace}:${this.serviceAccount}`;
