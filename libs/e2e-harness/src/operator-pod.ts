@@ -16,6 +16,7 @@ import type { OperatorProcess, ProbeAnswer, ProcessExit, StartOperatorOptions } 
 import { OperatorStartError, probeReadyz, scrapeMetrics } from './operator-handle.ts';
 import { operatorLayout } from './system.ts';
 import type { OperatorSystem } from './system.ts';
+import { waitMetricsThroughService } from './service-reach.ts';
 import { eventually } from './wait.ts';
 
 /** The operator container's name in every chart's Deployment. */
@@ -170,15 +171,13 @@ class PodOperator implements OperatorProcess {
       throw new OperatorStartError(`${this.system}-operator not available within ${timeoutMs} ms: ${(err as Error).message}`, undefined, await this.#describePods());
     }
     const service: V1Service = await this.#admin.client.get(coreTypes.service, { namespace: this.namespace, name: `${this.installation.deployment.metadata?.name ?? ''}-metrics` });
-    const port = service.spec?.ports?.find((p) => p.name === 'metrics')?.port ?? 8080;
-    this.#metricsUrl = `http://${service.spec?.clusterIP ?? ''}:${port}`;
     // Ready Pods reach the Service's EndpointSlice and then kube-proxy's rules a moment later (until then the
     // ClusterIP refuses connections): started means reachable through the chart's Service.
-    await eventually(async () => ((await scrapeMetrics(this.#metricsUrl).then(() => true, () => false)) ? true : undefined), {
-      timeoutMs: 60_000,
-      intervalMs: 250,
-      what: `${this.system}-operator metrics through Service ${service.metadata?.name ?? ''}`,
-    });
+    try {
+      this.#metricsUrl = await waitMetricsThroughService(this.#admin.client, service, this.#pod);
+    } catch (err) {
+      throw new OperatorStartError(`${this.system}-operator: ${(err as Error).message}`, undefined, await this.#describePods());
+    }
     const token = await requestServiceAccountToken(this.#admin.rest, { namespace: this.namespace, serviceAccount: this.serviceAccount });
     await mkdir(dirname(this.kubeconfigPath), { recursive: true });
     const name = `system:serviceaccount:${this.namespace}:${this.serviceAccount}`;
