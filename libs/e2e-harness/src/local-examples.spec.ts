@@ -19,7 +19,7 @@ import {
 const kafka: NonNullable<TestEnv['kafka']> = { bootstrapServers: ['10.244.0.1:19092'], superUser: { username: 'admin', password: 'k-secret', mechanism: 'SCRAM-SHA-512' }, version: '4' };
 const env: TestEnv = {
   kafka,
-  opensearch: { url: 'http://10.244.0.1:19200', adminUser: { username: 'admin', password: 'o-secret' }, version: '2', ism: false },
+  opensearch: { url: 'http://10.244.0.1:19200', adminUser: { username: 'admin', password: 'o-secret' }, version: '2', ism: false, snapshotDir: '/tmp/snapshots' },
   node: {
     name: 'testenv-node',
     ip: '10.244.0.1',

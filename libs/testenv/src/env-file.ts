@@ -62,6 +62,11 @@ export interface OpenSearchInfo {
   readonly version: string;
   /** Whether index management (ISM) is loaded. */
   readonly ism: boolean;
+  /**
+   * The node's `path.repo`: an `fs` snapshot repository's `location` must be this folder or one under it. A host
+   * folder (OpenSearch runs on the host); `down` wipes it.
+   */
+  readonly snapshotDir: string;
 }
 
 /** What the standalone Redis component returns. */

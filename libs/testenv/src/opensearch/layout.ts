@@ -13,6 +13,8 @@ export interface OpenSearchLayout {
   readonly securityConfigDir: string;
   /** `path.data`; wiped by `down`. */
   readonly dataDir: string;
+  /** `path.repo`: `fs` snapshot repositories live in folders under it; wiped by `down`. */
+  readonly repoDir: string;
   /** CA, node certificate and keys. */
   readonly certsDir: string;
   /** The OpenSearchInfo of this environment (holds the admin password; mode 0600). */
@@ -39,6 +41,7 @@ export function opensearchLayout(paths: TestenvPaths, version: string): OpenSear
     configDir,
     securityConfigDir: join(configDir, 'opensearch-security'),
     dataDir: join(runDir, 'data'),
+    repoDir: join(runDir, 'snapshots'),
     certsDir: join(runDir, 'certs'),
     infoFile: join(runDir, 'info.json'),
     adminHashFile: join(runDir, 'admin.bcrypt'),

@@ -35,7 +35,8 @@ const STOP_GRACE_MS = 30_000;
  * node certificate, picks a random admin password (kept in `.testenv/run/opensearch/info.json`, mode 0600,
  * for as long as that file lives) and starts the node, resolving once security is UP, the admin gets 200 and
  * an anonymous caller 401. `down` stops the node and wipes its data directory, so the next `up` starts from
- * the rendered security files again. Index management (ISM) is not loaded: `ism` is always false.
+ * the rendered security files again; it wipes the snapshot folder (`path.repo`) too. Index management (ISM) is
+ * not loaded: `ism` is always false.
  */
 export const opensearchComponent: Component<OpenSearchInfo> = {
   name: 'opensearch',
@@ -48,7 +49,8 @@ async function up(ctx: ComponentContext): Promise<OpenSearchInfo> {
   const layout = opensearchLayout(ctx.paths, OPENSEARCH_VERSION);
   const stored = await readInfo(layout.infoFile);
   const pid = await runningPid(layout.pidFile);
-  if (pid !== undefined && stored !== undefined) {
+  // Info from before `path.repo` was set describes a node without snapshot repositories: restart it (data kept).
+  if (pid !== undefined && stored?.snapshotDir !== undefined) {
     ctx.progress(`already running (pid ${pid}); checking that it serves`);
     await waitUntil(() => serving(stored.url, stored.adminUser), waitOptions(layout, pid));
     return stored;
@@ -67,6 +69,7 @@ async function up(ctx: ComponentContext): Promise<OpenSearchInfo> {
     adminUser: { username: OPENSEARCH_ADMIN_USER, password: stored?.adminUser.password ?? randomPassword() },
     version: OPENSEARCH_VERSION,
     ism: false,
+    snapshotDir: layout.repoDir,
   };
   await writeInfo(layout.infoFile, info);
   await writeNodeConfig(ctx, layout, build, info);
@@ -97,6 +100,7 @@ async function down(ctx: ComponentContext): Promise<void> {
   const layout = opensearchLayout(ctx.paths, OPENSEARCH_VERSION);
   await stopDaemon(layout.pidFile, STOP_GRACE_MS);
   await rm(layout.dataDir, { recursive: true, force: true });
+  await rm(layout.repoDir, { recursive: true, force: true });
 }
 
 async function healthy(ctx: ComponentContext): Promise<boolean> {
@@ -128,8 +132,10 @@ async function writeNodeConfig(
   await chmod(layout.configDir, 0o700);
   await chmod(layout.securityConfigDir, 0o700);
   await mkdir(join(layout.runDir, 'tmp'), { recursive: true });
+  await mkdir(layout.repoDir, { recursive: true });
   const nodeSettings = renderNodeSettings({
     dataDir: layout.dataDir,
+    repoDir: layout.repoDir,
     httpPort: OPENSEARCH_HTTP_PORT,
     httpHost: NODE_IP,
     transportPort: OPENSEARCH_TRANSPORT_PORT,

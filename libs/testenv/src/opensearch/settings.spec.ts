@@ -4,12 +4,17 @@ import { renderNodeSettings } from './settings.ts';
 describe('renderNodeSettings', () => {
   const yml = renderNodeSettings({
     dataDir: '/d',
+    repoDir: '/r',
     httpPort: 19200,
     httpHost: '10.244.0.1',
     transportPort: 19300,
     nodeCert: '/c/node.pem',
     nodeKey: '/c/node-key.pem',
     caCert: '/c/ca.pem',
+  });
+
+  it('allows fs snapshot repositories under the one repo folder', () => {
+    expect(yml).toContain('path.repo: ["/r"]\n');
   });
 
   it('runs one node with transport TLS on loopback and plain HTTP on the node address', () => {

@@ -20,6 +20,8 @@ export const OPENSEARCH_JVM_OPTIONS: readonly string[] = ['-Xms512m', '-Xmx1g', 
 /** Inputs of `opensearch.yml`. */
 export interface NodeSettingsInput {
   readonly dataDir: string;
+  /** `path.repo`: the one directory under which `fs` snapshot repositories may live. */
+  readonly repoDir: string;
   readonly httpPort: number;
   /** The address HTTP binds to and publishes (the node's bridge address). */
   readonly httpHost: string;
@@ -33,13 +35,14 @@ export interface NodeSettingsInput {
 /**
  * `opensearch.yml` for one single-node cluster (transport on 127.0.0.1, HTTP on `httpHost`) with the security plugin: transport TLS (mandatory
  * for the plugin), plain HTTP with basic authentication, the security index created from the files on first
- * start, the security REST API open to `all_access`, audit logging off. Pure.
+ * start, the security REST API open to `all_access`, audit logging off, `fs` snapshot repositories under `repoDir`. Pure.
  */
 export function renderNodeSettings(input: NodeSettingsInput): string {
   const settings: readonly (readonly [string, string])[] = [
     ['cluster.name', yamlString('testenv')],
     ['node.name', yamlString('testenv')],
     ['path.data', yamlString(input.dataDir)],
+    ['path.repo', `[${yamlString(input.repoDir)}]`],
     ['discovery.type', 'single-node'],
     // Transport stays on loopback; HTTP is on the node's bridge address, where Pods and host processes both reach it.
     ['network.host', '127.0.0.1'],
