@@ -139,6 +139,17 @@ export class FakeOpenSearch {
         this.users.delete(name);
         return this.#write('deleteUser', name);
       },
+      // The snapshot kinds' tests use their own fake (snapshot calls are not recorded here).
+      getRepository: unused,
+      putRepository: unused,
+      verifyRepository: unused,
+      deleteRepository: unused,
+      listSnapshots: unused,
+      getSnapshot: unused,
+      createSnapshot: unused,
+      deleteSnapshot: unused,
+      restoreSnapshot: unused,
+      recovery: unused,
       close: () => Promise.resolve(),
     };
   }

@@ -16,6 +16,8 @@ import type { AliasAction, CreateIndexBody, ObservedAlias, ObservedIndex } from 
 import type { JsonObject, JsonValue } from './json.ts';
 import { flagField, isRecord, stringArrayField, stringField } from './json.ts';
 import type { ObservedRole, ObservedRoleMapping, ObservedUser, RoleBody, RoleMappingBody, UserBody } from './security-plan.ts';
+import type { CreateSnapshotBody, IndexRecovery, ObservedRepository, ObservedSnapshot, RepositoryBody, RestoreBody } from './snapshot-types.ts';
+import { parseRecovery, parseRepository, parseSnapshot } from './snapshot-types.ts';
 import type { ComponentTemplateWire, IndexTemplateWire } from './template-plan.ts';
 import { checkSecurityObject, tenancyError } from './tenancy.ts';
 
@@ -88,8 +90,35 @@ export interface SecurityApi {
   deleteUser(name: string, options?: CallOptions): Promise<void>;
 }
 
+/**
+ * The snapshot API: repositories, snapshots and restores. Snapshots and restores are started without waiting for
+ * completion; their progress is read back. Deletes succeed when already gone.
+ */
+export interface SnapshotApi {
+  /** `undefined` when no repository of that name is registered. */
+  getRepository(name: string, options?: CallOptions): Promise<ObservedRepository | undefined>;
+  /** Registers (or replaces) a repository without OpenSearch's own verification (see `verifyRepository`). */
+  putRepository(name: string, body: RepositoryBody, options?: CallOptions): Promise<void>;
+  /** Runs the repository verification; resolves with the names of the nodes that verified it. A refusal is classified like any call (a 500 is retryable). */
+  verifyRepository(name: string, options?: CallOptions): Promise<string[]>;
+  /** Unregisters a repository; its snapshots stay in the storage. */
+  deleteRepository(name: string, options?: CallOptions): Promise<void>;
+  /** Snapshots of `repository` whose names match `pattern` (`*` wildcards), oldest first; `[]` when the repository has none. */
+  listSnapshots(repository: string, pattern: string, options?: CallOptions): Promise<ObservedSnapshot[]>;
+  /** One snapshot, `undefined` when absent (or the repository is missing). */
+  getSnapshot(repository: string, name: string, options?: CallOptions): Promise<ObservedSnapshot | undefined>;
+  /** Starts a snapshot (`wait_for_completion=false`). A name already taken is `AlreadyExists`. */
+  createSnapshot(repository: string, name: string, body: CreateSnapshotBody, options?: CallOptions): Promise<void>;
+  /** Deletes one snapshot (aborting it when in progress). */
+  deleteSnapshot(repository: string, name: string, options?: CallOptions): Promise<void>;
+  /** Starts a restore (`wait_for_completion=false`); OpenSearch refuses one onto an open existing index (terminal 500/400, classified). */
+  restoreSnapshot(repository: string, snapshot: string, body: RestoreBody, options?: CallOptions): Promise<void>;
+  /** Shard recovery of `indices` (restored ones recover from the snapshot); absent indices are left out. */
+  recovery(indices: readonly string[], options?: CallOptions): Promise<IndexRecovery[]>;
+}
+
 /** Everything the operator does with one OpenSearch cluster. */
-export interface OpenSearchApi extends ClusterApi, IndexApi, TemplateApi, SecurityApi {
+export interface OpenSearchApi extends ClusterApi, IndexApi, TemplateApi, SecurityApi, SnapshotApi {
   /** Closes the connections; the instance is unusable afterwards. */
   close(): Promise<void>;
 }
@@ -337,6 +366,79 @@ export class OpenSearchHttpApi implements OpenSearchApi {
     await this.#writeSecurity('DELETE', 'internalusers', 'user', name, undefined, options);
   }
 
+  async getRepository(name: string, options?: CallOptions): Promise<ObservedRepository | undefined> {
+    const answer = await this.#call('GET', `/_snapshot/${encode(name)}`, { api: 'snapshot.get_repository', operation: `read snapshot repository ${name}` }, options, [404]);
+    if (answer.status === 404 || !isRecord(answer.body)) return undefined;
+    return parseRepository(answer.body[name]);
+  }
+
+  async putRepository(name: string, body: RepositoryBody, options?: CallOptions): Promise<void> {
+    await this.#call('PUT', `/_snapshot/${encode(name)}`, { api: 'snapshot.create_repository', operation: `register snapshot repository ${name}` }, options, [], { verify: 'false' }, body);
+  }
+
+  async verifyRepository(name: string, options?: CallOptions): Promise<string[]> {
+    const answer = await this.#call('POST', `/_snapshot/${encode(name)}/_verify`, { api: 'snapshot.verify_repository', operation: `verify snapshot repository ${name}` }, options);
+    const nodes = isRecord(answer.body) && isRecord(answer.body['nodes']) ? answer.body['nodes'] : {};
+    return Object.values(nodes)
+      .map((node) => stringField(node, 'name') ?? '')
+      .filter((node) => node !== '')
+      .sort();
+  }
+
+  async deleteRepository(name: string, options?: CallOptions): Promise<void> {
+    await this.#call('DELETE', `/_snapshot/${encode(name)}`, { api: 'snapshot.delete_repository', operation: `unregister snapshot repository ${name}` }, options, [404]);
+  }
+
+  async listSnapshots(repository: string, pattern: string, options?: CallOptions): Promise<ObservedSnapshot[]> {
+    const answer = await this.#call(
+      'GET',
+      `/_snapshot/${encode(repository)}/${encode(pattern)}`,
+      { api: 'snapshot.get', operation: `list snapshots ${pattern} in repository ${repository}` },
+      options,
+      [404],
+      { ignore_unavailable: 'true' },
+    );
+    return snapshotsOf(answer).sort((a, b) => (a.startTime ?? '').localeCompare(b.startTime ?? '') || a.name.localeCompare(b.name));
+  }
+
+  async getSnapshot(repository: string, name: string, options?: CallOptions): Promise<ObservedSnapshot | undefined> {
+    const answer = await this.#call('GET', `/_snapshot/${encode(repository)}/${encode(name)}`, { api: 'snapshot.get', operation: `read snapshot ${name} in repository ${repository}` }, options, [404], {
+      ignore_unavailable: 'true',
+    });
+    return snapshotsOf(answer).find((snapshot) => snapshot.name === name);
+  }
+
+  async createSnapshot(repository: string, name: string, body: CreateSnapshotBody, options?: CallOptions): Promise<void> {
+    await this.#call('PUT', `/_snapshot/${encode(repository)}/${encode(name)}`, { api: 'snapshot.create', operation: `start snapshot ${name} in repository ${repository}` }, options, [], { wait_for_completion: 'false' }, {
+      ...body,
+      indices: body.indices.join(','),
+    });
+  }
+
+  async deleteSnapshot(repository: string, name: string, options?: CallOptions): Promise<void> {
+    await this.#call('DELETE', `/_snapshot/${encode(repository)}/${encode(name)}`, { api: 'snapshot.delete', operation: `delete snapshot ${name} in repository ${repository}` }, options, [404]);
+  }
+
+  async restoreSnapshot(repository: string, snapshot: string, body: RestoreBody, options?: CallOptions): Promise<void> {
+    await this.#call(
+      'POST',
+      `/_snapshot/${encode(repository)}/${encode(snapshot)}/_restore`,
+      { api: 'snapshot.restore', operation: `restore snapshot ${snapshot} from repository ${repository}` },
+      options,
+      [],
+      { wait_for_completion: 'false' },
+      { ...body, indices: body.indices.join(',') },
+    );
+  }
+
+  async recovery(indices: readonly string[], options?: CallOptions): Promise<IndexRecovery[]> {
+    if (indices.length === 0) return [];
+    const answer = await this.#call('GET', `/${indices.map(encode).join(',')}/_recovery`, { api: 'indices.recovery', operation: `read recovery of ${indices.join(',')}` }, options, [404], {
+      ignore_unavailable: 'true',
+    });
+    return answer.status === 404 ? [] : parseRecovery(answer.body);
+  }
+
   async close(): Promise<void> {
     await this.#client.close();
   }
@@ -424,6 +526,11 @@ function observedAlias(value: JsonValue): ObservedAlias {
     ...(searchRouting === undefined ? {} : { searchRouting }),
     ...(typeof isWriteIndex === 'boolean' ? { isWriteIndex } : {}),
   };
+}
+
+function snapshotsOf(answer: Answer): ObservedSnapshot[] {
+  if (answer.status === 404 || !isRecord(answer.body) || !Array.isArray(answer.body['snapshots'])) return [];
+  return answer.body['snapshots'].map(parseSnapshot).filter((snapshot): snapshot is ObservedSnapshot => snapshot !== undefined);
 }
 
 function namedEntry(answer: Answer, list: string, field: string, name: string): JsonObject | undefined {
