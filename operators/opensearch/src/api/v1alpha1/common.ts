@@ -34,6 +34,18 @@ export function immutableOptional(field: string): ValidationRule {
   };
 }
 
+/** One requirement of a label selector (`matchExpressions[]`). */
+export const LabelSelectorRequirement = Type.Object(
+  {
+    key: Type.String({ description: 'The label key.', minLength: 1 }),
+    operator: Type.Union([Type.Literal('In'), Type.Literal('NotIn'), Type.Literal('Exists'), Type.Literal('DoesNotExist')], {
+      description: 'How the key relates to the values.',
+    }),
+    values: Type.Optional(Type.Array(Type.String(), { description: 'Values for In and NotIn; empty for Exists and DoesNotExist.' })),
+  },
+  { description: 'A label selector requirement.' },
+);
+
 /** `spec.connectionRef`: the cluster-scoped `OpenSearchConnection` to use; immutable. */
 export const ConnectionRef = Type.Object(
   { name: Type.String({ description: 'The name of the OpenSearchConnection (cluster-scoped).', minLength: 1, maxLength: 253 }) },

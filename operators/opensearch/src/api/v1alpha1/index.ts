@@ -9,15 +9,34 @@ import { openSearchIndexTemplates } from './opensearch-index-template.ts';
 import { openSearchIndices } from './opensearch-index.ts';
 import { openSearchRoleBindings } from './opensearch-role-binding.ts';
 import { openSearchRoles } from './opensearch-role.ts';
+import { openSearchSnapshotPolicies, SNAPSHOT_NOW_ANNOTATION } from './opensearch-snapshot-policy.ts';
+import { openSearchSnapshotRepositories } from './opensearch-snapshot-repository.ts';
+import { openSearchSnapshotRestores, RESTORE_PHASES } from './opensearch-snapshot-restore.ts';
 import { openSearchUsers } from './opensearch-user.ts';
 
-export { openSearchComponentTemplates, openSearchConnections, openSearchIndexTemplates, openSearchIndices, openSearchRoleBindings, openSearchRoles, openSearchUsers };
+export {
+  openSearchComponentTemplates,
+  openSearchConnections,
+  openSearchIndexTemplates,
+  openSearchIndices,
+  openSearchRoleBindings,
+  openSearchRoles,
+  openSearchSnapshotPolicies,
+  openSearchSnapshotRepositories,
+  openSearchSnapshotRestores,
+  openSearchUsers,
+  RESTORE_PHASES,
+  SNAPSHOT_NOW_ANNOTATION,
+};
 export type { OpenSearchComponentTemplate, OpenSearchComponentTemplateStatus } from './opensearch-component-template.ts';
 export type { OpenSearchConnection, OpenSearchConnectionStatus } from './opensearch-connection.ts';
 export type { OpenSearchIndexTemplate, OpenSearchIndexTemplateStatus } from './opensearch-index-template.ts';
 export type { OpenSearchIndex, OpenSearchIndexStatus } from './opensearch-index.ts';
 export type { OpenSearchRoleBinding, OpenSearchRoleBindingStatus } from './opensearch-role-binding.ts';
 export type { OpenSearchRole, OpenSearchRoleStatus } from './opensearch-role.ts';
+export type { OpenSearchSnapshotPolicy, OpenSearchSnapshotPolicyStatus } from './opensearch-snapshot-policy.ts';
+export type { OpenSearchSnapshotRepository, OpenSearchSnapshotRepositoryStatus } from './opensearch-snapshot-repository.ts';
+export type { OpenSearchSnapshotRestore, OpenSearchSnapshotRestoreStatus } from './opensearch-snapshot-restore.ts';
 export type { OpenSearchUser, OpenSearchUserStatus } from './opensearch-user.ts';
 
 /** Every kind of this operator, in the order the CRD writer renders them. */
@@ -29,4 +48,7 @@ export const customResources: readonly CustomResourceKind[] = [
   openSearchRoles,
   openSearchRoleBindings,
   openSearchUsers,
+  openSearchSnapshotRepositories,
+  openSearchSnapshotPolicies,
+  openSearchSnapshotRestores,
 ];

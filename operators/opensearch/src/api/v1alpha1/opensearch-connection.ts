@@ -2,18 +2,7 @@ import { defineCustomResource } from '@domain-operators/reconcile';
 import type { ResourceOf } from '@domain-operators/reconcile';
 import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
-import { CATEGORIES, ConditionSchema, GROUP, READY_COLUMN, VERSION } from './common.ts';
-
-const LabelSelectorRequirement = Type.Object(
-  {
-    key: Type.String({ description: 'The label key.', minLength: 1 }),
-    operator: Type.Union([Type.Literal('In'), Type.Literal('NotIn'), Type.Literal('Exists'), Type.Literal('DoesNotExist')], {
-      description: 'How the key relates to the values.',
-    }),
-    values: Type.Optional(Type.Array(Type.String(), { description: 'Values for In and NotIn; empty for Exists and DoesNotExist.' })),
-  },
-  { description: 'A label selector requirement.' },
-);
+import { CATEGORIES, ConditionSchema, GROUP, LabelSelectorRequirement, READY_COLUMN, VERSION } from './common.ts';
 
 /** `OpenSearchConnection.spec`. */
 export const OpenSearchConnectionSpec = Type.Object(
