@@ -30,3 +30,9 @@ export const openSearchRoles = kind('OpenSearchRole', 'opensearchroles');
 export const openSearchRoleBindings = kind('OpenSearchRoleBinding', 'opensearchrolebindings');
 /** `OpenSearchUser` (namespaced). */
 export const openSearchUsers = kind('OpenSearchUser', 'opensearchusers');
+/** `OpenSearchSnapshotRepository` (cluster-scoped). */
+export const openSearchSnapshotRepositories = kind('OpenSearchSnapshotRepository', 'opensearchsnapshotrepositories', false);
+/** `OpenSearchSnapshotPolicy` (namespaced). */
+export const openSearchSnapshotPolicies = kind('OpenSearchSnapshotPolicy', 'opensearchsnapshotpolicies');
+/** `OpenSearchSnapshotRestore` (namespaced). */
+export const openSearchSnapshotRestores = kind('OpenSearchSnapshotRestore', 'opensearchsnapshotrestores');
