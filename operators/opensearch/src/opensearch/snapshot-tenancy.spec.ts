@@ -7,7 +7,7 @@ function repository(tenancy: OpenSearchSnapshotRepository['spec']['tenancy'], re
     apiVersion: 'opensearch.domain-operators.io/v1alpha1',
     kind: 'OpenSearchSnapshotRepository',
     metadata: { name: 'backups' },
-    spec: { connectionRef: { name: 'main' }, type: 'fs', ...(tenancy === undefined ? {} : { tenancy }), ...(repositoryName === undefined ? {} : { repositoryName }) },
+    spec: { connectionRef: { name: 'main' }, type: 'fs', deletionPolicy: 'Retain', ...(tenancy === undefined ? {} : { tenancy }), ...(repositoryName === undefined ? {} : { repositoryName }) },
   };
 }
 
