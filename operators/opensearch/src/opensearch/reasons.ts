@@ -28,4 +28,48 @@ export const OpenSearchReasons = {
   settingImmutable: 'SettingImmutable',
   /** A mapping change conflicts with the existing mapping. */
   mappingConflict: 'MappingConflict',
+
+  // Snapshot repositories (retried: a plugin, path.repo or the storage can change without the spec).
+  /** OpenSearch refused to register the repository: an unknown type, an fs location outside path.repo, unusable settings. Retried. */
+  repositoryRefused: 'RepositoryRefused',
+  /** The repository is registered but its verification failed on some node (the storage is unreachable or not shared). Retried. */
+  repositoryVerificationFailed: 'RepositoryVerificationFailed',
+
+  // Snapshot restores (OpenSearchSnapshotRestore).
+  /** A restored index would take the name of an existing index (or alias); refused, nothing changed. Terminal. */
+  indexExists: 'IndexExists',
+  /** An index the restore names is not in the snapshot, or its patterns select none. Terminal. */
+  indexNotInSnapshot: 'IndexNotInSnapshot',
+  /** The snapshot (or, for latestOf, a successful snapshot of the policy) is not in the repository. Rechecked. */
+  snapshotNotFound: 'SnapshotNotFound',
+  /** The snapshot is still being taken. Rechecked. */
+  snapshotInProgress: 'SnapshotInProgress',
+  /** The snapshot ended FAILED, PARTIAL or INCOMPATIBLE and is not restored. Terminal. */
+  snapshotNotRestorable: 'SnapshotNotRestorable',
+  /** The OpenSearchSnapshotRepository a restore names is not cached. Retried. */
+  snapshotRepositoryNotFound: 'SnapshotRepositoryNotFound',
+  /** Event: the restore was started in OpenSearch. */
+  restoreStarted: 'RestoreStarted',
+  /** `Ready=False` while the restored shards recover. */
+  restoreInProgress: 'RestoreInProgress',
+  /** `Ready=True` and Event: every restored shard is recovered. */
+  restoreSucceeded: 'RestoreSucceeded',
+  /** OpenSearch refused or failed the restore (or a restored index vanished while it ran). Terminal. */
+  restoreFailed: 'RestoreFailed',
+
+  // Snapshot policies (OpenSearchSnapshotPolicy).
+  /** `Ready=True`: the policy is valid, it takes its scheduled snapshots, and its newest finished snapshot (if any) succeeded. */
+  scheduled: 'Scheduled',
+  /** `Ready=True` of a suspended policy: no scheduled snapshots; snapshot-now and retention still run. */
+  suspended: 'Suspended',
+  /** `Ready=False`: the policy's newest snapshot ended FAILED, PARTIAL or INCOMPATIBLE, or OpenSearch refused to start it; the message is OpenSearch's reason. */
+  lastSnapshotFailed: 'LastSnapshotFailed',
+  /** Event: a snapshot was started (for a schedule slot, a snapshot-now token, or both). */
+  snapshotStarted: 'SnapshotStarted',
+  /** Event: a snapshot ended SUCCESS. */
+  snapshotTaken: 'SnapshotTaken',
+  /** Event (Warning): a snapshot ended FAILED, PARTIAL or INCOMPATIBLE, or OpenSearch refused to start it. */
+  snapshotFailed: 'SnapshotFailed',
+  /** Event: retention deleted one of the policy's own snapshots. */
+  snapshotDeleted: 'SnapshotDeleted',
 } as const;
