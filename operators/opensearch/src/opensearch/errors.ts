@@ -96,15 +96,30 @@ export function healthError(health: string, clusterName: string): OpenSearchErro
   return health === 'red' ? new OpenSearchError(OpenSearchReasons.unavailable, `cluster ${clusterName} health is red (some primary shards are unassigned)`) : undefined;
 }
 
-/** OpenSearch's own explanation in an error body: `type: reason` (REST) or the security API's `message`/`reason`. */
+/**
+ * OpenSearch's own explanation in an error body: `type: reason` (REST), followed by each `caused_by` whose reason says
+ * something new (`repository_exception: [r] failed to create repository; caused by repository_exception: [r] location
+ * [/x] doesn't match any of the locations specified by path.repo`), or the security API's `message`/`reason`.
+ */
 function explain(body: unknown): string {
   if (typeof body === 'string') return body.slice(0, 500);
   if (!isRecord(body)) return '';
   const error = body['error'];
   if (isRecord(error)) {
-    const type = stringField(error, 'type');
-    const reason = stringField(error, 'reason');
-    return [type, reason].filter((part) => part !== undefined).join(': ');
+    const parts: string[] = [];
+    const reasons = new Set<string>();
+    // At most a few levels: OpenSearch nests the underlying exception (a parse error, a file error) under caused_by.
+    let cause: unknown = error;
+    for (let depth = 0; depth < 4 && isRecord(cause); depth++) {
+      const type = stringField(cause, 'type');
+      const reason = stringField(cause, 'reason');
+      if (depth === 0 || (reason !== undefined && !reasons.has(reason))) {
+        if (reason !== undefined) reasons.add(reason);
+        parts.push([type, reason].filter((part) => part !== undefined).join(': '));
+      }
+      cause = cause['caused_by'];
+    }
+    return parts.join('; caused by ');
   }
   if (typeof error === 'string') return error;
   return stringField(body, 'message') ?? stringField(body, 'reason') ?? '';
