@@ -15,6 +15,9 @@ import { indexController } from './opensearchindex.reconciler.ts';
 import { indexTemplateController } from './opensearchindextemplate.reconciler.ts';
 import { roleBindingController } from './opensearchrolebinding.reconciler.ts';
 import { roleController } from './opensearchrole.reconciler.ts';
+import { snapshotRepositoryController } from './opensearchsnapshotrepository.reconciler.ts';
+import { snapshotPolicyController } from './opensearchsnapshotpolicy.reconciler.ts';
+import { snapshotRestoreController } from './opensearchsnapshotrestore.reconciler.ts';
 import { userController } from './opensearchuser.reconciler.ts';
 
 /** What {@link openSearchControllers} needs from the process. */
@@ -64,6 +67,9 @@ export function openSearchControllers(
     roleController(shared),
     roleBindingController(shared),
     userController(shared),
+    snapshotRepositoryController(shared),
+    snapshotPolicyController(shared),
+    snapshotRestoreController(shared),
   ];
   return { controllers, registry };
 }
