@@ -1,7 +1,7 @@
 import type { TestenvPaths } from './paths.ts';
 
 /** The components `testenv up --only` can name. */
-export type ComponentName = 'apiserver' | 'kafka' | 'opensearch' | 'redis';
+export type ComponentName = 'apiserver' | 'kafka' | 'opensearch' | 'redis' | 's3';
 
 /** What every component gets from the orchestrator. */
 export interface ComponentContext {

@@ -1,9 +1,10 @@
 import type { Component, ComponentName } from './component.ts';
 import { apiserverComponent } from './control-plane/apiserver.ts';
-import type { ApiserverInfo, KafkaInfo, OpenSearchInfo, RedisInfo } from './env-file.ts';
+import type { ApiserverInfo, KafkaInfo, OpenSearchInfo, RedisInfo, S3Info } from './env-file.ts';
 import { kafkaComponent } from './kafka/kafka.ts';
 import { opensearchComponent } from './opensearch/opensearch.ts';
 import { redisComponent } from './redis/redis.ts';
+import { s3Component } from './s3/s3.ts';
 
 /** Every component's info type, by name. */
 export interface ComponentInfos {
@@ -11,10 +12,11 @@ export interface ComponentInfos {
   kafka: KafkaInfo;
   opensearch: OpenSearchInfo;
   redis: RedisInfo;
+  s3: S3Info;
 }
 
 /** All components in start order. */
-export const COMPONENT_NAMES: readonly ComponentName[] = ['apiserver', 'kafka', 'opensearch', 'redis'];
+export const COMPONENT_NAMES: readonly ComponentName[] = ['apiserver', 'kafka', 'opensearch', 'redis', 's3'];
 
 /** The component implementing each name. */
 export const COMPONENTS: { readonly [N in ComponentName]: Component<ComponentInfos[N]> } = {
@@ -22,6 +24,7 @@ export const COMPONENTS: { readonly [N in ComponentName]: Component<ComponentInf
   kafka: kafkaComponent,
   opensearch: opensearchComponent,
   redis: redisComponent,
+  s3: s3Component,
 };
 
 /** True when `name` is a component name. */

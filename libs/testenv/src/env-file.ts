@@ -69,6 +69,22 @@ export interface OpenSearchInfo {
   readonly snapshotDir: string;
 }
 
+/** What the S3 component returns: object storage through the S3 API (path-style). */
+export interface S3Info {
+  /** `http://10.244.0.1:<port>`: on the node's bridge address, for Pods and host processes alike. */
+  readonly endpoint: string;
+  /** The region requests are signed for. */
+  readonly region: string;
+  /** The root user's access key id. */
+  readonly accessKeyId: string;
+  /** The root user's secret key. A secret: never log it. */
+  readonly secretAccessKey: string;
+  /** The gateway's version, e.g. `v1.8.0`. */
+  readonly version: string;
+  /** The host folder it serves: each bucket is a folder, each object a file. `down` wipes it. */
+  readonly dataDir: string;
+}
+
 /** What the standalone Redis component returns. */
 export interface RedisInfo {
   /** `redis://127.0.0.1:<port>`. */
@@ -90,6 +106,7 @@ export interface TestEnv {
   readonly kafka?: KafkaInfo;
   readonly opensearch?: OpenSearchInfo;
   readonly redis?: RedisInfo;
+  readonly s3?: S3Info;
 }
 
 /** Reads `env.json`; an absent file is an empty environment. Throws on malformed JSON. */
