@@ -14,6 +14,7 @@ import { runHostCommand } from './node/host-command.ts';
 import { nodeHostLayout } from './node/host-layout.ts';
 import { ensureHostNetwork } from './node/network.ts';
 import { nodeComponent } from './node/node.ts';
+import { s3Leftovers } from './s3/s3.ts';
 
 /** Options shared by {@link upEnvironment}, {@link downEnvironment} and {@link environmentStatus}. */
 export interface EnvironmentOptions {
@@ -117,11 +118,13 @@ export async function downEnvironment(options: EnvironmentOptions = {}): Promise
 
 /**
  * What the node left on the host after a full `down` (processes, mounts, cgroups, iptables chains, the bridge, its
- * state directories), one line each; empty when the host is clean. Read-only.
+ * state directories) and what the S3 gateway left (its process, its folder), one line each; empty when the host is
+ * clean. Read-only.
  */
 export async function environmentLeftovers(options: EnvironmentOptions = {}): Promise<string[]> {
   const paths = options.paths ?? resolvePaths();
-  return nodeComponent.leftovers({ paths, progress: () => undefined }, { network: true });
+  const ctx: ComponentContext = { paths, progress: () => undefined };
+  return [...(await nodeComponent.leftovers(ctx, { network: true })), ...(await s3Leftovers(ctx))];
 }
 
 /** Asks every component whether it is up (processes alive and answering). Read-only. */

@@ -26,6 +26,12 @@ export function versitygwLdflags(version: string): string {
   return `-s -w -X=main.Version=${version} -X=main.Build=testenv`;
 }
 
+/** The cached gateway's path for the version pinned in `libs/testenv/go/s3/go.mod` (it may not be built yet). */
+export async function s3BinaryPathFor(paths: ComponentContext['paths']): Promise<string> {
+  const version = requirement(await readFile(join(paths.testenvDir, 'go', 's3', 'go.mod'), 'utf8'), 'github.com/versity/versitygw');
+  return s3BinaryPath(paths.cacheDir, version);
+}
+
 /**
  * Returns the cached `versitygw` for the version pinned in `libs/testenv/go/s3/go.mod`, building it first with the
  * `go` command alone when missing (modules from the Go module proxy; static, `CGO_ENABLED=0`). Built into a

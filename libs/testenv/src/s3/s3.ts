@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile, readlink, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Component, ComponentContext } from '../component.ts';
 import type { S3Info } from '../env-file.ts';
 import { NODE_IP } from '../node/addresses.ts';
 import { runningPid, startDaemon, stopDaemon, waitUntil } from '../process.ts';
-import { ensureS3Build } from './build.ts';
+import { ensureS3Build, s3BinaryPathFor } from './build.ts';
 
 /** Port of the S3 API on the node's bridge address (Pods and host processes reach it there). */
 export const S3_PORT = 19900;
@@ -118,3 +118,20 @@ export const s3Component: Component<S3Info> = {
     return s3Serving(info.endpoint);
   },
 };
+
+/**
+ * What the component left on the host after `down`: every process running the cached gateway binary (found by
+ * `/proc/<pid>/exe`, so a lost pid file cannot hide one) and its run folder. One line each; empty when clean.
+ */
+export async function s3Leftovers(ctx: ComponentContext): Promise<string[]> {
+  const binary = await s3BinaryPathFor(ctx.paths);
+  const found: string[] = [];
+  for (const entry of await readdir('/proc')) {
+    if (!/^[0-9]+$/.test(entry)) continue;
+    const exe = await readlink(`/proc/${entry}/exe`).catch(() => '');
+    if (exe.replace(/ \(deleted\)$/, '') === binary) found.push(`s3: versitygw still running (pid ${entry})`);
+  }
+  const layout = s3Layout(ctx.paths);
+  if (await readdir(layout.runDir).then(() => true, () => false)) found.push(`s3: ${layout.runDir} still exists`);
+  return found;
+}
