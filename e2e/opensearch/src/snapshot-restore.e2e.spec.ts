@@ -8,10 +8,11 @@
 // snapshot named like the policy's; deleting a restore leaves its indices. A second connection to the same node
 // stands in for another cluster: through its own repository resource on the same folder, the snapshot restores; a
 // restore naming the first connection's repository resource is refused (InvalidSpec).
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { adminClient, backendsUnderTest, eventually, randomSuffix, startOperator, waitForCondition } from '@domain-operators/e2e-harness';
 import type { OperatorProcess } from '@domain-operators/e2e-harness';
-import { coreTypes, getCondition, isNotFound } from '@domain-operators/reconcile';
+import { coreTypes, eventType, getCondition, isNotFound } from '@domain-operators/reconcile';
 import type { Client, Condition } from '@domain-operators/reconcile';
 import type { OpenSearchInfo } from '@domain-operators/testenv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,6 +31,9 @@ const closedRepository = `e2e-restore-closed-${sfx}`;
 /** A second connection to the same cluster, standing in for another cluster that reaches the same storage. */
 const otherConnection = `e2e-osrestore-b-${sfx}`;
 const otherRepository = `e2e-restore-b-${sfx}`;
+/** Restores from this one are throttled (max_restore_bytes_per_sec), so a restore runs long enough to kill the operator in it. */
+const slowRepository = `e2e-restore-slow-${sfx}`;
+const BIG_DOCS = 3_000;
 const DONE_MS = 90_000;
 
 let client: Client;
@@ -63,9 +67,10 @@ async function settingsOf(index: string): Promise<Record<string, string>> {
 }
 
 /** Creates an index with `docs` documents (one shard, no replica, refresh interval 7s as a marker). */
-async function indexWithDocuments(index: string, docs: number): Promise<void> {
+async function indexWithDocuments(index: string, docs: number, padding = ''): Promise<void> {
   await ok('PUT', `/${index}`, { settings: { 'index.number_of_shards': 1, 'index.number_of_replicas': 0, 'index.refresh_interval': '7s' } });
-  const lines = Array.from({ length: docs }, (_, i) => `{"index":{}}\n${JSON.stringify({ n: i, index })}\n`).join('');
+  // Random padding, so the segment files do not compress away and a throttled restore takes a while.
+  const lines = Array.from({ length: docs }, (_, i) => `{"index":{}}\n${JSON.stringify({ n: i, index, padding: padding === '' ? '' : randomBytes(padding.length / 2).toString('hex') })}\n`).join('');
   const answer = await fetchBulk(index, lines);
   expect(answer).toBe(false);
   expect(await count(index)).toBe(docs);
@@ -156,6 +161,7 @@ beforeAll(async () => {
     [repository, connection, { matchLabels: { 'e2e.domain-operators.io/backups': 'yes' } }, { location }],
     [closedRepository, connection, { matchLabels: { 'e2e.domain-operators.io/nobody': 'yes' } }, { location, readonly: true }],
     [otherRepository, otherConnection, { matchLabels: { 'e2e.domain-operators.io/backups': 'yes' } }, { location, readonly: true }],
+    [slowRepository, connection, { matchLabels: { 'e2e.domain-operators.io/backups': 'yes' } }, { location, readonly: true, max_restore_bytes_per_sec: '100kb' }],
   ] as const) {
     await client.create(openSearchSnapshotRepositories, {
       apiVersion: API_VERSION,
@@ -169,6 +175,8 @@ beforeAll(async () => {
   await indexWithDocuments(`${teamA}-metrics`, 3);
   await indexWithDocuments(`${teamB}-logs`, 2);
   await snapshotByHand('by-hand-1', [`${teamA}-logs`, `${teamA}-metrics`, `${teamB}-logs`]);
+  await indexWithDocuments(`${teamA}-big`, BIG_DOCS, 'x'.repeat(400));
+  await snapshotByHand('by-hand-big', [`${teamA}-big`]);
 }, 240_000);
 
 afterAll(async () => {
@@ -176,14 +184,14 @@ afterAll(async () => {
     const [namespace = '', name = ''] = key.split('/');
     await client.delete(openSearchSnapshotRestores, { namespace, name }).catch(() => undefined);
   }
-  for (const name of [repository, closedRepository, otherRepository]) await client.delete(openSearchSnapshotRepositories, { namespace: undefined, name }).catch(() => undefined);
+  for (const name of [repository, closedRepository, otherRepository, slowRepository]) await client.delete(openSearchSnapshotRepositories, { namespace: undefined, name }).catch(() => undefined);
   await operator?.stop();
   for (const name of [connection, otherConnection]) await client.delete(openSearchConnections, { namespace: undefined, name }).catch(() => undefined);
   for (const namespace of [teamA, teamB]) await client.delete(coreTypes.namespace, { namespace: undefined, name: namespace }).catch(() => undefined);
   // This run's own test data: its indices, the snapshots it took by hand, its repository registrations.
   await os('DELETE', `/${teamA}-*,${teamB}-*`).catch(() => undefined);
-  await os('DELETE', `/_snapshot/${repository}/by-hand-1,${teamA}-nightly-*`).catch(() => undefined);
-  for (const name of [repository, closedRepository, otherRepository]) await os('DELETE', `/_snapshot/${name}`).catch(() => undefined);
+  await os('DELETE', `/_snapshot/${repository}/by-hand-1,by-hand-big,${teamA}-nightly-*`).catch(() => undefined);
+  for (const name of [repository, closedRepository, otherRepository, slowRepository]) await os('DELETE', `/_snapshot/${name}`).catch(() => undefined);
 }, 120_000);
 
 describe('OpenSearchSnapshotRestore against the real OpenSearch', () => {
@@ -284,5 +292,38 @@ describe('OpenSearchSnapshotRestore against the real OpenSearch', () => {
     expect(ready.reason).toBe('RestoreSucceeded');
     expect(object.status).toMatchObject({ snapshot: `${teamA}-nightly-20261202000000`, restoredIndices: [`${teamA}-latest-metrics`] });
     expect(await count(`${teamA}-latest-metrics`)).toBe(3);
+  });
+
+  it('survives a SIGKILL of the operator while the restore runs: Succeeded after the restart, no second restore call, no IndexExists', async () => {
+    const name = 'through-crash';
+    await restore(teamA, name, { repositoryRef: { name: slowRepository }, snapshot: 'by-hand-big', indices: [`${teamA}-big`], renamePattern: 'big', renameReplacement: 'big-after-crash' });
+    // Killed once the restore is accepted (the second status write) and still running.
+    const running = await eventually(
+      async () => {
+        const current = await client.get(openSearchSnapshotRestores, { namespace: teamA, name });
+        return getCondition(current.status?.conditions, 'Ready')?.reason === 'RestoreInProgress' ? current : undefined;
+      },
+      { timeoutMs: DONE_MS, what: `restore ${name} accepted` },
+    );
+    if (operator === undefined) throw new Error('the operator did not start');
+    await operator.kill('SIGKILL');
+    const killedAt = Date.now();
+    const recovery = (await ok('GET', `/${teamA}-big-after-crash/_recovery`)) as Record<string, { shards: { stage: string }[] }>;
+    const stageAtKill = recovery[`${teamA}-big-after-crash`]?.shards.map((shard) => shard.stage).join(',') ?? 'none';
+    await operator.restart();
+    const { object, ready } = await phaseOf(teamA, name, 'Succeeded');
+    const metrics = await operator.metricsText();
+    const restoresAfterRestart = metrics
+      .split('\n')
+      .filter((line) => line.startsWith('opensearch_operator_requests_total{') && line.includes('api="snapshot.restore"'))
+      .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
+    console.log(`restore through a crash: phase ${String(running.status?.['phase'])} and shard stage ${stageAtKill} at the kill; Succeeded ${Date.now() - killedAt} ms after it; snapshot.restore requests of the restarted process: ${restoresAfterRestart}`);
+    expect(ready.reason).toBe('RestoreSucceeded');
+    expect(object.status?.['startTime']).toBe(running.status?.['startTime']);
+    expect(restoresAfterRestart).toBe(0);
+    expect(await count(`${teamA}-big-after-crash`)).toBe(BIG_DOCS);
+    const events = (await client.listAll(eventType, { namespace: teamA })).filter((e) => e.regarding.name === name);
+    expect(events.map((e) => e.reason)).not.toContain('IndexExists');
+    expect(events.filter((e) => e.reason === 'RestoreStarted').length).toBeLessThanOrEqual(1);
   });
 });
