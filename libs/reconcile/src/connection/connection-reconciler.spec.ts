@@ -51,6 +51,17 @@ describe('ConnectionReconciler', () => {
     expect(annotated.events).toEqual([]);
   });
 
+  it('writes a working connection\u2019s own reason, and records its Event with the type the check gives', async () => {
+    const replaced = setup(() => Promise.resolve({ ready: true, reason: 'ClusterReplaced', eventType: 'Warning', message: 'cluster id changed from a to b', fields: { clusterId: 'b' } }));
+    expect(await replaced.reconciler.reconcile(connection({ status: 'True', reason: 'Connected' }), context)).toEqual(Result.requeueAfter(30_000));
+    expect(replaced.patches[0]).toMatchObject({ status: { clusterId: 'b', conditions: [{ type: 'Ready', status: 'True', reason: 'ClusterReplaced', message: 'cluster id changed from a to b' }] } });
+    expect(replaced.events).toEqual([{ type: 'Warning', reason: 'ClusterReplaced', action: 'Connect', note: 'cluster id changed from a to b' }]);
+
+    const back = setup(() => Promise.resolve({ ready: true, message: 'connected to b' }));
+    await back.reconciler.reconcile(connection({ status: 'True', reason: 'ClusterReplaced' }), context);
+    expect(back.events).toEqual([{ type: 'Normal', reason: 'Connected', action: 'Connect', note: 'connected to b' }]);
+  });
+
   it('writes Ready=False with a thrown error\u2019s reason (or the fallback) and checks again at the failing pace, never a backoff', async () => {
     const down = setup(() => Promise.reject(Object.assign(new Error('no answer'), { reason: 'ThingUnavailable' })));
     expect(await down.reconciler.reconcile(connection({ status: 'True', reason: 'Connected' }), context)).toEqual(Result.requeueAfter(10_000));

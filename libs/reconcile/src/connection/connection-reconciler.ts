@@ -17,11 +17,20 @@ export const CONNECTED = ConnectionReasons.connected;
 
 /**
  * What a connection check found. Ready: `message` goes into the condition, `note` (default `message`) into the
- * `Connected` Event. Not ready: the CamelCase `reason` and `message` go into `Ready=False`. `fields` are the kind's own
+ * Event; `reason` (default `Connected`) is a CamelCase reason for a connection that works with something to say (the
+ * Kafka operator's `ClusterReplaced`), and `eventType` (default `Normal`) the type of the Event recorded when the
+ * reason changes. Not ready: the CamelCase `reason` and `message` go into `Ready=False`. `fields` are the kind's own
  * status fields (a cluster id, a version, a health colour); `null` removes one. Never secrets.
  */
 export type ConnectionHealth =
-  | { readonly ready: true; readonly message: string; readonly note?: string; readonly fields?: Readonly<Record<string, unknown>> }
+  | {
+      readonly ready: true;
+      readonly message: string;
+      readonly note?: string;
+      readonly reason?: string;
+      readonly eventType?: 'Normal' | 'Warning';
+      readonly fields?: Readonly<Record<string, unknown>>;
+    }
   | { readonly ready: false; readonly reason: string; readonly message: string; readonly fields?: Readonly<Record<string, unknown>> };
 
 /**
@@ -61,8 +70,8 @@ export interface ConnectionReconcilerOptions {
 const MIN_INTERVAL_MS = 1_000;
 
 /**
- * Reconciles a `*Connection`: runs the operator's {@link ConnectionCheck} and writes `Ready` (`True`/`Connected`, or
- * `False` with the failure's reason) with the check's status fields, only when something changed. A change of
+ * Reconciles a `*Connection`: runs the operator's {@link ConnectionCheck} and writes `Ready` (`True`/`Connected` or the
+ * check's own reason, or `False` with the failure's reason) with the check's status fields, only when something changed. A change of
  * `Ready`'s status or reason is recorded as an Event (`Connected`, Normal; the failure's reason, Warning). A working
  * connection is checked again every `healthyIntervalMs`, a failing one every `failingIntervalMs`; a change of the
  * connection or its Secrets (the operator's watches) checks it at once. Its dependents are gated on this `Ready`
@@ -89,14 +98,14 @@ export class ConnectionReconciler<K extends ConnectionObject> implements Reconci
       context.log.info({ reason: health.reason, ...errorFields(err) }, 'the connection does not work');
     }
     const ready: ConditionUpdate = health.ready
-      ? { type: READY_CONDITION, status: 'True', reason: CONNECTED, message: health.message }
+      ? { type: READY_CONDITION, status: 'True', reason: health.reason ?? CONNECTED, message: health.message }
       : { type: READY_CONDITION, status: 'False', reason: health.reason, message: health.message };
     const before = getCondition(connection.status?.conditions, READY_CONDITION);
     const now = (this.#deps.now ?? (() => new Date()))();
     await patchStatusIfChanged(this.#deps.client, this.#deps.type, connection, { conditions: [ready], ...(health.fields !== undefined && { fields: health.fields }) }, { now, signal: context.signal });
     if (before?.status !== ready.status || before.reason !== ready.reason) {
       this.#deps.events.record(connection, {
-        type: health.ready ? 'Normal' : 'Warning',
+        type: health.ready ? (health.eventType ?? 'Normal') : 'Warning',
         reason: ready.reason,
         action: 'Connect',
         note: health.ready ? (health.note ?? health.message) : health.message,
