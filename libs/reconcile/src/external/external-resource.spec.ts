@@ -529,6 +529,35 @@ describe('ExternalResourceReconciler: drift', () => {
     expect(t.status(uid).ownership).toBe('Created');
   });
 
+  it('turns Ready False when an owned object is seen missing and its re-create fails, and True again once recreated', async () => {
+    const t = setup();
+    const uid = t.add(widget('orders'));
+    await t.reconcile(uid);
+    t.system.deleteByHand('orders');
+    t.system.fail('create', new FakeBackendError('broker 1 unreachable', 'KafkaUnavailable'));
+
+    await expect(t.reconcile(uid)).rejects.toThrow('broker 1 unreachable');
+
+    expect(t.condition(uid, 'Ready')).toMatchObject({ status: 'False', reason: 'KafkaUnavailable', message: 'broker 1 unreachable' });
+    expect(t.condition(uid, 'Synced')).toMatchObject({ status: 'False', reason: 'KafkaUnavailable' });
+    t.system.heal();
+    await t.reconcile(uid);
+    expect(t.condition(uid, 'Ready')).toMatchObject({ status: 'True', reason: 'Available' });
+  });
+
+  it('keeps Ready as it was when a later sync of an object that exists fails', async () => {
+    const t = setup();
+    const uid = t.add(widget('orders'));
+    await t.reconcile(uid);
+    t.system.editByHand('orders', { partitions: '1' });
+    t.system.fail('update', new FakeBackendError('backend refused', 'BackendRefused'));
+
+    await expect(t.reconcile(uid)).rejects.toThrow('backend refused');
+
+    expect(t.condition(uid, 'Ready')).toMatchObject({ status: 'True', reason: 'Available' });
+    expect(t.condition(uid, 'Synced')).toMatchObject({ status: 'False', reason: 'BackendRefused' });
+  });
+
   it('never shows a secret in a drift event', async () => {
     const t = setup();
     const uid = t.add(widget('app-user', { config: { password: 's3cr3t-value' } }));

@@ -189,6 +189,11 @@ interface Attempt<T extends KubernetesObject> {
   object: T;
   readonly context: ReconcileContext;
   adapterFields?: ExternalStatusFields;
+  /**
+   * True from an observation that found the object this resource manages missing until its re-create returned: a
+   * failure meanwhile turns `Ready` False (the object is known not to exist), instead of leaving it as it was.
+   */
+  missing?: boolean;
 }
 
 const MAX_DIFF_LINES = 10;
@@ -218,7 +223,8 @@ const MIN_DRIFT_CHECK_INTERVAL_MS = 10_000;
  * in a patch after which every condition carries the new generation (status.ts's `statusChange`). The only other
  * writes are write-ahead records of fields alone, before an external call: the `CreatePending` claim (with the
  * adapter's {@link ExternalAdapter.intent}) and an intent before an update. Errors: status is written first
- * (`Synced=False` with the error's reason or `ReconcileError`), then the error is rethrown so the loop backs off (or,
+ * (`Synced=False` with the error's reason or `ReconcileError`; `Ready=False` too when there was no `Ready` yet, or
+ * when this reconcile saw the owned object missing and could not create it again), then the error is rethrown so the loop backs off (or,
  * for a `TerminalError`, waits for a change, or, for a reason in `recheckedReasons`, looks again after the
  * drift-check interval).
  *
@@ -320,8 +326,10 @@ export class ExternalResourceReconciler<T extends KubernetesObject, D, O> implem
         this.#report(attempt, (await adapter.create(desired, this.#contextFor(attempt, externalName))).status);
         this.#event(attempt, ExternalEvents.created, 'Create', `created ${externalName}`);
       } else {
+        attempt.missing = true;
         await this.#writeAhead(attempt, intent);
         this.#report(attempt, (await adapter.create(desired, this.#contextFor(attempt, externalName))).status);
+        attempt.missing = false;
         this.#event(attempt, ExternalEvents.driftCorrected, 'Create', `recreated ${externalName}, which was deleted outside this resource`);
       }
       claim = { externalName, ownership: 'Created' };
@@ -394,12 +402,13 @@ export class ExternalResourceReconciler<T extends KubernetesObject, D, O> implem
   async #recordFailure(attempt: Attempt<T>, err: unknown): Promise<void> {
     const reason = reasonOf(err);
     const message = truncate(err instanceof Error ? err.message : 'non-Error thrown');
-    const hasReady = getCondition(statusOf(attempt.object).conditions, ExternalConditions.ready) !== undefined;
+    // Ready keeps what it said when a later sync fails (the object exists and works), unless it was just seen missing.
+    const keepReady = attempt.missing !== true && getCondition(statusOf(attempt.object).conditions, ExternalConditions.ready) !== undefined;
     try {
       await this.#writeStatus(attempt, {
         conditions: [
           condition(ExternalConditions.synced, 'False', reason, message),
-          ...(hasReady ? [] : [condition(ExternalConditions.ready, 'False', reason, message)]),
+          ...(keepReady ? [] : [condition(ExternalConditions.ready, 'False', reason, message)]),
         ],
       });
     } catch (writeErr) {
