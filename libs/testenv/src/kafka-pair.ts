@@ -1,5 +1,6 @@
 import type { ComponentContext } from './component.ts';
 import type { KafkaInfo } from './env-file.ts';
+import type { KafkaRebuild } from './kafka/kafka.ts';
 import { KAFKA_PAIR_INSTANCE, kafkaNodePidFile, kafkaPairComponent } from './kafka/kafka.ts';
 import { stopDaemon } from './process.ts';
 import type { TestenvPaths } from './paths.ts';
@@ -38,4 +39,15 @@ export async function downKafkaPair(options: KafkaPairOptions = {}): Promise<voi
  */
 export async function stopKafkaPairBroker(options: KafkaPairOptions = {}): Promise<void> {
   await stopDaemon(kafkaNodePidFile(options.paths ?? resolvePaths(), KAFKA_PAIR_INSTANCE, 2));
+}
+
+/**
+ * Wipes the two-node cluster and starts it again as a new cluster: the same addresses, super user and password, an
+ * empty metadata log (no topics, SCRAM users, ACLs or quotas) and a new cluster id, as a cluster rebuilt or restored
+ * behind the same address would be (the Kafka component's `rebuild`). For disaster-recovery tests; the pair serves
+ * nothing else meanwhile (the main cluster is left alone). Resolves with both ids once both nodes answer; rejects
+ * when the pair was not started ({@link upKafkaPair} first). Afterwards the pair is up and healthy, empty.
+ */
+export async function rebuildKafkaPair(options: KafkaPairOptions = {}): Promise<KafkaRebuild> {
+  return kafkaPairComponent.rebuild(contextOf(options));
 }

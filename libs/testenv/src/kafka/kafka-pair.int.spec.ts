@@ -2,7 +2,7 @@ import { NODE_IP } from '../node/addresses.ts';
 import { Admin } from '@platformatic/kafka';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KafkaInfo } from '../env-file.ts';
-import { downKafkaPair, stopKafkaPairBroker, upKafkaPair } from '../kafka-pair.ts';
+import { downKafkaPair, rebuildKafkaPair, stopKafkaPairBroker, upKafkaPair } from '../kafka-pair.ts';
 
 function adminOn(kafka: KafkaInfo, bootstrap: string, password = kafka.superUser.password): Admin {
   return new Admin({
@@ -81,4 +81,33 @@ describe('testenv two-node Kafka cluster (real brokers)', () => {
       await admin.close();
     }
   });
+
+  it('rebuilds the cluster in place: a new cluster id, no topics, the same addresses and super user on both nodes', async () => {
+    const name = `pair-before-rebuild-${Date.now()}`;
+    const before = adminOn(kafka, kafka.bootstrapServers[0] ?? '');
+    let oldId: string;
+    try {
+      await before.createTopics({ topics: [name], partitions: 1, replicas: 2 });
+      oldId = (await before.metadata({ topics: [], forceUpdate: true })).id;
+    } finally {
+      await before.close();
+    }
+    const rebuilt = await rebuildKafkaPair({ log: () => undefined });
+    expect(rebuilt.info).toEqual(kafka);
+    expect(rebuilt.previousClusterId).toBe(oldId);
+    expect(rebuilt.clusterId).not.toBe(oldId);
+    for (const bootstrap of kafka.bootstrapServers) {
+      const admin = adminOn(kafka, bootstrap);
+      try {
+        const metadata = await admin.metadata({ topics: [], forceUpdate: true });
+        expect(metadata.id).toBe(rebuilt.clusterId);
+        expect([...metadata.brokers.keys()].sort()).toEqual([1, 2]);
+        expect(await admin.listTopics()).not.toContain(name);
+      } finally {
+        await admin.close();
+      }
+    }
+    // `up` finds the rebuilt cluster healthy and keeps it.
+    expect(await upKafkaPair({ log: () => undefined })).toEqual(kafka);
+  }, 180_000);
 });

@@ -17,7 +17,7 @@ import {
   scramFormatArgs,
 } from './config.ts';
 import { probeKafka } from './probe.ts';
-import { generateClusterId, generatePassword, type KafkaState, readKafkaState, writeKafkaState, writeSecretFile } from './state.ts';
+import { generateClusterId, generatePassword, type KafkaState, readKafkaState, rebuiltState, writeKafkaState, writeSecretFile } from './state.ts';
 
 /** The Kafka release testenv runs; keep in step with the default in `java/kafka/pom.xml`. */
 export const KAFKA_VERSION = '4.3.1';
@@ -38,6 +38,25 @@ export interface KafkaComponentOptions {
   readonly maxHeap?: string;
   /** How long `up` waits for the first authenticated admin request. */
   readonly startTimeoutMs?: number;
+}
+
+/** What {@link KafkaComponent.rebuild} did: the cluster's info (unchanged) and its cluster id before and after. */
+export interface KafkaRebuild {
+  readonly info: KafkaInfo;
+  readonly previousClusterId: string;
+  readonly clusterId: string;
+}
+
+/** One Kafka cluster of testenv: a {@link Component} that a test can also rebuild in place. */
+export interface KafkaComponent extends Component<KafkaInfo> {
+  /**
+   * A disaster for tests: stops every node (brokers first), deletes their data (every topic and record, and the
+   * metadata log with every SCRAM credential, ACL and quota), formats the storage with a new cluster id, and starts
+   * the nodes again on the same ports with the same super user and password, so the info `up` returned stays
+   * valid. Resolves once every node answers an authenticated admin request on its own listener. Rejects, touching
+   * nothing, when the cluster has no state of the running version (run `up` first). Each call gives a new id.
+   */
+  rebuild(ctx: ComponentContext): Promise<KafkaRebuild>;
 }
 
 /** Files of one node under `.testenv/run/<instance>` (wiped by `down`). */
@@ -101,7 +120,7 @@ function kafkaFiles(paths: TestenvPaths, instance: string, ports: KafkaPorts, br
  * listener; when node 1 does but another node does not, it restarts that node with its data; otherwise it starts a
  * fresh cluster (new data, new random super-user password). `down` stops every node and deletes data and state.
  */
-export function createKafkaComponent(options: KafkaComponentOptions = {}): Component<KafkaInfo> {
+export function createKafkaComponent(options: KafkaComponentOptions = {}): KafkaComponent {
   const version = options.version ?? KAFKA_VERSION;
   const ports = options.ports ?? DEFAULT_KAFKA_PORTS;
   const instance = options.instance ?? 'kafka';
@@ -250,11 +269,33 @@ export function createKafkaComponent(options: KafkaComponentOptions = {}): Compo
       if ((await runningPid(files.nodes[0].pidFile)) === undefined) return false;
       return healthyWith(await ensureKafkaBuild(ctx, version), files);
     },
+
+    async rebuild(ctx) {
+      const files = filesOf(ctx.paths);
+      try {
+        const build = await ensureKafkaBuild(ctx, version);
+        const previous = await readKafkaState(files.stateFile);
+        if (previous?.info.version !== version) throw new Error(`kafka: ${instance} has no state of version ${version} in ${files.stateFile}: run up first`);
+        const state = rebuiltState(previous);
+        // Brokers before the controller they report to, as in down.
+        for (const node of [...files.nodes].reverse()) await stopDaemon(node.pidFile);
+        for (const node of files.nodes) await rm(node.dataDir, { recursive: true, force: true });
+        await writeKafkaState(files.stateFile, state);
+        for (const node of files.nodes) {
+          ctx.progress(`starting Kafka ${version} node ${node.nodeId} afresh as cluster ${state.clusterId} (was ${previous.clusterId})`);
+          await startNode(build, files, node, state);
+        }
+        return { info: state.info, previousClusterId: previous.clusterId, clusterId: state.clusterId };
+      } catch (err) {
+        const message = err instanceof Error ? err.message : String(err);
+        throw new Error(message.startsWith('kafka') ? message : `kafka: ${message}`, { cause: err });
+      }
+    },
   };
 }
 
 /** The Kafka component with default version, ports (19092–19094) and heap. */
-export const kafkaComponent: Component<KafkaInfo> = createKafkaComponent();
+export const kafkaComponent: KafkaComponent = createKafkaComponent();
 
 /** Run-folder name of {@link kafkaPairComponent}. */
 export const KAFKA_PAIR_INSTANCE = 'kafka-pair';
@@ -264,7 +305,7 @@ export const KAFKA_PAIR_INSTANCE = 'kafka-pair';
  * more than one broker (a replication-factor change). Not started by `testenv up`: a test starts it with
  * {@link upKafkaPair} and stops it with {@link downKafkaPair}; `testenv down` stops it too.
  */
-export const kafkaPairComponent: Component<KafkaInfo> = createKafkaComponent({
+export const kafkaPairComponent: KafkaComponent = createKafkaComponent({
   instance: KAFKA_PAIR_INSTANCE,
   ports: { client: 19192, internal: 19193, controller: 19194 },
   brokers: 2,

@@ -27,6 +27,17 @@ export function generateClusterId(): string {
   }
 }
 
+/**
+ * The state of a cluster rebuilt from `previous`: the same info (addresses, super user and password, version) and a
+ * new cluster id from `newId`, drawn again until it differs from the old one. Pure but for `newId`.
+ */
+export function rebuiltState(previous: KafkaState, newId: () => string = generateClusterId): KafkaState {
+  for (;;) {
+    const clusterId = newId();
+    if (clusterId !== previous.clusterId) return { info: previous.info, clusterId };
+  }
+}
+
 /** Reads the state file; `undefined` when it is absent or unreadable (the caller then starts afresh). */
 export async function readKafkaState(file: string): Promise<KafkaState | undefined> {
   try {
