@@ -4,6 +4,7 @@ import { GROUP, kafkaConnections } from '../api/v1alpha1/index.ts';
 import type { KafkaConnection } from '../api/v1alpha1/index.ts';
 import { KafkaReasons } from '../kafka/reasons.ts';
 import { checkPrefixTemplate } from '../kafka/tenancy.ts';
+import { connectionHealth } from './cluster-identity.ts';
 import type { ConnectionResolver } from './connection-resolver.ts';
 
 /** Dependencies of {@link kafkaConnectionReconciler}. */
@@ -25,8 +26,11 @@ export interface KafkaConnectionReconcilerOptions {
 /**
  * Kafka's part of the connection check: the `namePrefix` template must be usable (`InvalidSpec` otherwise), then the
  * connection's Secrets are read and Kafka is asked for the cluster through the shared clients (the same ones its
- * topics and users use). Failures are thrown with their reason: `KafkaUnavailable`, `AuthenticationFailed`,
- * `NotAuthorized`, `SecretNotFound`, `InvalidSecret` (the runtime's reconciler writes them).
+ * topics and users use; the fresh answer also refreshes their cached cluster id). Failures are thrown with their
+ * reason: `KafkaUnavailable`, `AuthenticationFailed`, `NotAuthorized`, `SecretNotFound`, `InvalidSecret` (the
+ * runtime's reconciler writes them). A cluster id other than the one in `status.clusterId` is `ClusterReplaced`
+ * ({@link connectionHealth}); a failed check leaves `status.clusterId` as it was, so a cluster replaced while it was
+ * unreachable is still noticed when it answers.
  */
 export class KafkaConnectionCheck implements ConnectionCheck<KafkaConnection> {
   readonly #resolver: ConnectionResolver;
@@ -43,22 +47,17 @@ export class KafkaConnectionCheck implements ConnectionCheck<KafkaConnection> {
     if (template !== undefined && !template.ok) throw new TerminalError(template.violation.message, Reasons.invalidSpec);
     const clients = await this.#resolver.clients(connection, signal);
     const info = await clients.clusterInfo(true);
-    return {
-      ready: true,
-      message: `connected to cluster ${info.clusterId} (${info.brokers.length} brokers)`,
-      fields: {
-        clusterId: info.clusterId,
-        controllerId: info.controllerId,
-        brokers: info.brokers.map((b) => ({ id: b.id, host: b.host, port: b.port, ...(b.rack !== undefined && { rack: b.rack }) })),
-      },
-    };
+    // The last id is read from status alone: a status write that failed leaves it, so the replacement is reported
+    // again at the next check; a cache that trails our own write only keeps ClusterReplaced a moment longer.
+    return connectionHealth(info, connection.status?.clusterId);
   }
 }
 
 /**
  * The KafkaConnection reconciler: the runtime's {@link ConnectionReconciler} over {@link KafkaConnectionCheck}
- * (`Ready` with the cluster id, controller and brokers, or `False` with the failure's reason, `KafkaError` for one
- * without; an Event when `Ready` changes; rechecked every 30 s, every 10 s while failing). Its topics and users wait
+ * (`Ready` with the cluster id, controller and brokers, `True`/`ClusterReplaced` for one check after the cluster id
+ * changed, or `False` with the failure's reason, `KafkaError` for one without; an Event when `Ready` changes;
+ * rechecked every 30 s, every 10 s while failing). Its topics and users wait
  * on a connection that is not Ready and are woken when it becomes Ready again. No I/O.
  */
 export function kafkaConnectionReconciler(deps: KafkaConnectionReconcilerDeps, options: KafkaConnectionReconcilerOptions = {}): ConnectionReconciler<KafkaConnection> {

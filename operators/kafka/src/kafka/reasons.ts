@@ -10,6 +10,14 @@ export const KafkaReasons = {
   /** Kafka answered an error that may pass, or anything the classifier does not know. Retried. */
   error: 'KafkaError',
 
+  // A KafkaConnection that works, with something its admin must know.
+  /**
+   * The cluster behind the connection's bootstrap servers has another cluster id than the last check saw (rebuilt,
+   * restored from a backup, or the connection now points at another cluster): `Ready=True` with this reason until
+   * the next check, and a Warning Event naming the old and the new id. Topics and users are woken and recreated.
+   */
+  clusterReplaced: 'ClusterReplaced',
+
   // A KafkaConnection that cannot work as written.
   /** A Secret a KafkaConnection or KafkaUser names lacks a key, or it is empty. */
   invalidSecret: 'InvalidSecret',
