@@ -140,7 +140,7 @@ class FakeTopicKafka {
 describe('KafkaTopicAdapter reports the topic\u2019s status fields', () => {
   it('from create: the id Kafka assigned, the counts created and no reassignment', async () => {
     const kafka = new FakeTopicKafka();
-    expect(await kafka.adapter().create(desired, context)).toEqual({ status: { topicName: 'orders', topicId: 'id-1', partitions: 4, replicationFactor: 1, replicasChange: null } });
+    expect(await kafka.adapter().create(desired, context)).toEqual({ status: { clusterId: 'c', topicName: 'orders', topicId: 'id-1', partitions: 4, replicationFactor: 1, replicasChange: null } });
   });
 
   it('from observe: what Kafka holds, with a reassignment under way shown and not counted as a difference', async () => {
@@ -149,7 +149,7 @@ describe('KafkaTopicAdapter reports the topic\u2019s status fields', () => {
     expect(await kafka.adapter().observe(desired, context)).toMatchObject({
       exists: true,
       upToDate: true,
-      status: { topicName: 'orders', topicId: 'id-1', partitions: 4, replicationFactor: 1, replicasChange: null },
+      status: { clusterId: 'c', topicName: 'orders', topicId: 'id-1', partitions: 4, replicationFactor: 1, replicasChange: null },
     });
     // Metadata does not show the replica being added yet; the controller reports the reassignment.
     kafka.reassigning = true;

@@ -34,6 +34,8 @@ export interface ReplicasChange {
  * `update`, which reports only what it changed.
  */
 export interface TopicStatusFields {
+  /** The id of the cluster the topic was seen on (observe) or created on (create). */
+  readonly clusterId: string;
   readonly topicName: string;
   readonly topicId: string;
   readonly partitions: number;
@@ -79,6 +81,7 @@ export class KafkaTopicAdapter implements ExternalAdapter<KafkaTopic, DesiredKaf
     const reassigning = reassignments.length > 0;
     const plan = planTopic(desired, { topic, configs, brokers: info.brokers.map((b) => b.id), reassignmentInProgress: reassigning });
     const status = {
+      clusterId: info.clusterId,
       topicName: name,
       topicId: topic.topicId,
       partitions: topic.partitions.length,
@@ -91,7 +94,7 @@ export class KafkaTopicAdapter implements ExternalAdapter<KafkaTopic, DesiredKaf
     return { exists: true, upToDate, diff: plan.diff.filter((line) => !line.endsWith('reassignment in progress')), observed: { plan }, status };
   }
 
-  /** Creates the topic (batched) and reports it as created: the id Kafka assigned, the spec's counts, no reassignment. */
+  /** Creates the topic (batched) and reports it as created: the cluster, the id Kafka assigned, the spec's counts, no reassignment. */
   async create(desired: DesiredKafkaTopic, context: ExternalContext<KafkaTopic>): Promise<ExternalCreation> {
     const clients = await this.#clients(desired, context);
     const created = await clients.topics.createTopic({
@@ -100,7 +103,10 @@ export class KafkaTopicAdapter implements ExternalAdapter<KafkaTopic, DesiredKaf
       replicationFactor: desired.replicationFactor,
       config: desired.config,
     });
+    // The cached description, which the connection's check refreshes: the cluster this create went to.
+    const { clusterId } = await clients.clusterInfo();
     const status = {
+      clusterId,
       topicName: desired.topicName,
       topicId: created.topicId,
       partitions: desired.partitions,

@@ -55,9 +55,12 @@ class FakeUserAdmin {
 
 const events: Recorder = { record: () => undefined };
 
+/** The cluster the fake clients describe; a test replaces the id to stand for a rebuilt cluster. */
+const cluster = { id: 'cluster-1' };
+
 function adapterOver(admin: FakeUserAdmin): KafkaUserAdapter {
-  // Only `admin` is reached by user calls.
-  const clients = { admin } as unknown as ClusterClients;
+  // Only `admin` and `clusterInfo` are reached by user calls.
+  const clients = { admin, clusterInfo: () => Promise.resolve({ clusterId: cluster.id, controllerId: 1, brokers: [] }) } as unknown as ClusterClients;
   return new KafkaUserAdapter({ resolver: { connection: () => ({}) as KafkaConnection, clients: () => Promise.resolve(clients) }, events });
 }
 
@@ -96,7 +99,7 @@ describe('KafkaUserAdapter reports its status fields instead of keeping them', (
     expect(created.status).toEqual({
       username: 'team.app',
       secretName: 'app-kafka-credentials',
-      credential: { mechanism: 'SCRAM-SHA-512', salt, fingerprint: passwordFingerprint('pw-1', salt) },
+      credential: { mechanism: 'SCRAM-SHA-512', salt, fingerprint: passwordFingerprint('pw-1', salt), clusterId: 'cluster-1' },
       credentialMechanisms: ['SCRAM-SHA-512'],
     });
     expect(JSON.stringify(created)).not.toContain('pw-1');
@@ -120,8 +123,28 @@ describe('KafkaUserAdapter reports its status fields instead of keeping them', (
     expect(plan.scram).toMatchObject({ upsert: true, why: 'the password changed' });
     const update = await adapter.update(rotated, plan, contextOf(recorded));
     const salt = recorded.status?.credential?.salt ?? '';
-    expect(update.status).toEqual({ credential: { mechanism: 'SCRAM-SHA-512', salt, fingerprint: passwordFingerprint('pw-2', salt) }, credentialMechanisms: ['SCRAM-SHA-512'] });
+    expect(update.status).toEqual({ credential: { mechanism: 'SCRAM-SHA-512', salt, fingerprint: passwordFingerprint('pw-2', salt), clusterId: 'cluster-1' }, credentialMechanisms: ['SCRAM-SHA-512'] });
     expect(admin.credentials.get('SCRAM-SHA-512')).toBe('pw-2');
+  });
+
+  it('writes the credential again on a rebuilt or restored cluster, though its fingerprint still matches, and records the new cluster', async () => {
+    const admin = new FakeUserAdmin();
+    const adapter = adapterOver(admin);
+    const recorded = user((await adapter.create(wanted(), contextOf(user()))).status);
+    // A cluster restored from a backup made before a rotation: Kafka has a credential, with the old password.
+    admin.credentials.set('SCRAM-SHA-512', 'pw-0');
+    cluster.id = 'cluster-2';
+    try {
+      const plan = await observed(adapter, wanted(), recorded);
+      expect(plan.scram).toMatchObject({ upsert: true, why: 'it was applied on cluster cluster-1, this is cluster cluster-2' });
+      const update = await adapter.update(wanted(), plan, contextOf(recorded));
+      expect(admin.credentials.get('SCRAM-SHA-512')).toBe('pw-1');
+      expect(update.status).toMatchObject({ credential: { clusterId: 'cluster-2', salt: recorded.status?.credential?.salt } });
+      // From then on it is up to date again.
+      expect(await adapter.observe(wanted(), contextOf(user(update.status)))).toMatchObject({ upToDate: true });
+    } finally {
+      cluster.id = 'cluster-1';
+    }
   });
 
   it('reports nothing from an update that leaves the credential alone', async () => {

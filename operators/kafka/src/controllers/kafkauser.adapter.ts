@@ -55,8 +55,9 @@ export interface KafkaUserAdapterDeps {
  * of another principal) and the client quotas of `user=<username>`. A user "exists" in Kafka when any of the three
  * does, so an identity someone else set up is never taken over silently. The password is compared through a
  * fingerprint (HMAC under a per-user salt) of what was last applied, read from the resource's status (which the
- * runtime shows with its own latest writes) and reported back for it by the call that applies it; the password is
- * never stored. It keeps nothing between calls. Deleting removes the credentials of both mechanisms, every ACL of
+ * runtime shows with its own latest writes) and reported back for it by the call that applies it, with the id of the
+ * cluster it was applied on: on another cluster (rebuilt or restored) it is written again. The password is never
+ * stored. It keeps nothing between calls. Deleting removes the credentials of both mechanisms, every ACL of
  * the principal and its quotas.
  */
 export class KafkaUserAdapter implements ExternalAdapter<KafkaUser, DesiredKafkaUser, ObservedKafkaUser> {
@@ -69,15 +70,17 @@ export class KafkaUserAdapter implements ExternalAdapter<KafkaUser, DesiredKafka
 
   /** Reads the user's credentials, ACLs and quotas and plans what differs; reports its username and Secret. */
   async observe(desired: DesiredKafkaUser, context: ExternalContext<KafkaUser>): Promise<ExternalObservation<ObservedKafkaUser>> {
-    const { admin } = await this.#clients(desired.connection, context);
-    const [mechanisms, acls, quotas] = await Promise.all([
+    const clients = await this.#clients(desired.connection, context);
+    const { admin } = clients;
+    const [mechanisms, acls, quotas, cluster] = await Promise.all([
       admin.describeScramCredentials(desired.username),
       admin.describeAcls(principalOf(desired.username)),
       admin.describeUserQuotas(desired.username),
+      clients.clusterInfo(),
     ]);
     if (mechanisms.length === 0 && acls.length === 0 && Object.keys(quotas).length === 0) return { exists: false };
     const status = context.object.status;
-    const scram = planScram(desired.mechanism, desired.password, mechanisms, status?.credential, status?.credentialMechanisms);
+    const scram = planScram(desired.mechanism, desired.password, mechanisms, status?.credential, status?.credentialMechanisms, cluster.clusterId);
     const aclPlan = planAcls(desired.username, desired.bindings, acls);
     const quotaChange = planQuotas(desired.quotas, quotas);
     const diff: string[] = [];
@@ -108,10 +111,11 @@ export class KafkaUserAdapter implements ExternalAdapter<KafkaUser, DesiredKafka
    * reports the credential applied.
    */
   async create(desired: DesiredKafkaUser, context: ExternalContext<KafkaUser>): Promise<ExternalCreation> {
-    const { admin } = await this.#clients(desired.connection, context);
+    const clients = await this.#clients(desired.connection, context);
+    const { admin } = clients;
     if (desired.bindings.length > 0) await admin.createAcls(desired.bindings);
     if (Object.keys(desired.quotas).length > 0) await admin.alterUserQuotas(desired.username, { set: desired.quotas, remove: [] });
-    const credential = await upsertCredential(admin, desired, context.object);
+    const credential = await upsertCredential(clients, desired, context.object);
     return { status: { ...identityOf(desired), credential, credentialMechanisms: [desired.mechanism] } satisfies UserStatusFields };
   }
 
@@ -121,11 +125,12 @@ export class KafkaUserAdapter implements ExternalAdapter<KafkaUser, DesiredKafka
    * the credential when it wrote one, and the mechanisms left when it touched any.
    */
   async update(desired: DesiredKafkaUser, observed: ObservedKafkaUser, context: ExternalContext<KafkaUser>): Promise<ExternalUpdate> {
-    const { admin } = await this.#clients(desired.connection, context);
+    const clients = await this.#clients(desired.connection, context);
+    const { admin } = clients;
     if (observed.acls.create.length > 0) await admin.createAcls(observed.acls.create);
     if (observed.acls.delete.length > 0) await admin.deleteAcls(observed.acls.delete);
     if (observed.quotas !== null) await admin.alterUserQuotas(desired.username, observed.quotas);
-    const credential = observed.scram.upsert ? await upsertCredential(admin, desired, context.object) : undefined;
+    const credential = observed.scram.upsert ? await upsertCredential(clients, desired, context.object) : undefined;
     for (const mechanism of observed.scram.delete) await admin.deleteScramCredential(desired.username, mechanism);
     if (credential === undefined && observed.scram.delete.length === 0) return {};
     // Kafka now holds the desired mechanism's credential and none of the others we may have written.
@@ -171,9 +176,13 @@ function recordedMechanisms(user: KafkaUser): ScramMechanism[] {
   return recorded;
 }
 
-/** Writes the desired credential and returns its record: the recorded salt kept (a new one the first time). */
-async function upsertCredential(admin: ClusterClients['admin'], desired: DesiredKafkaUser, user: KafkaUser): Promise<AppliedCredential> {
+/**
+ * Writes the desired credential and returns its record: the recorded salt kept (a new one the first time), and the
+ * id of the cluster it went to (the clients' cached cluster description, which the connection's check refreshes).
+ */
+async function upsertCredential(clients: ClusterClients, desired: DesiredKafkaUser, user: KafkaUser): Promise<AppliedCredential> {
   const salt = user.status?.credential?.salt ?? newFingerprintSalt();
-  await admin.upsertScramCredential(desired.username, desired.mechanism, desired.password);
-  return { mechanism: desired.mechanism, salt, fingerprint: passwordFingerprint(desired.password, salt) };
+  const { clusterId } = await clients.clusterInfo();
+  await clients.admin.upsertScramCredential(desired.username, desired.mechanism, desired.password);
+  return { mechanism: desired.mechanism, salt, fingerprint: passwordFingerprint(desired.password, salt), clusterId };
 }

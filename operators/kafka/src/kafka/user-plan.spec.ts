@@ -110,6 +110,14 @@ describe('SCRAM', () => {
   it('does nothing when the fingerprint matches', () => {
     expect(planScram('SCRAM-SHA-512', 'pw-1', ['SCRAM-SHA-512'], applied)).toEqual({ upsert: false, mechanism: 'SCRAM-SHA-512', delete: [], why: 'up to date' });
   });
+  it('applies again on another cluster than the one recorded, or when no cluster is recorded, though the fingerprint matches', () => {
+    const onCluster = { ...applied, clusterId: 'c1' };
+    expect(planScram('SCRAM-SHA-512', 'pw-1', ['SCRAM-SHA-512'], onCluster, [], 'c1')).toMatchObject({ upsert: false, why: 'up to date' });
+    expect(planScram('SCRAM-SHA-512', 'pw-1', ['SCRAM-SHA-512'], onCluster, [], 'c2')).toMatchObject({ upsert: true, why: 'it was applied on cluster c1, this is cluster c2' });
+    expect(planScram('SCRAM-SHA-512', 'pw-1', ['SCRAM-SHA-512'], applied, [], 'c2')).toMatchObject({ upsert: true, why: 'no cluster is recorded for the applied credential (this is cluster c2)' });
+    // Without a current cluster id (a caller that does not know it), the record is judged by its fingerprint alone.
+    expect(planScram('SCRAM-SHA-512', 'pw-1', ['SCRAM-SHA-512'], onCluster).upsert).toBe(false);
+  });
   it('applies a rotated password', () => {
     expect(planScram('SCRAM-SHA-512', 'pw-2', ['SCRAM-SHA-512'], applied)).toMatchObject({ upsert: true, why: 'the password changed' });
   });

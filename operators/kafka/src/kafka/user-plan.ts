@@ -126,6 +126,8 @@ export interface AppliedCredential {
   readonly mechanism: ScramMechanism;
   readonly salt: string;
   readonly fingerprint: string;
+  /** The id of the Kafka cluster it was written to; absent in records made before the operator recorded it. */
+  readonly clusterId?: string;
 }
 
 /** What to do about a user's SCRAM credential. */
@@ -141,9 +143,12 @@ export interface ScramPlan {
 
 /**
  * Decides whether the credential must be written: when Kafka has none for the desired mechanism, nothing was
- * recorded, the recorded mechanism differs, or the password's fingerprint under the recorded salt differs (a
- * rotation). A credential for another mechanism is deleted only when the operator recorded applying it (`applied`)
- * or recorded, before writing one, that it may have (`written`, the write-ahead list of mechanisms). Pure.
+ * recorded, the record names another cluster than `clusterId` (the cluster was rebuilt or restored: a restored
+ * credential may hold an older password, and Kafka never shows which), or no cluster at all (an older record, when
+ * `clusterId` is given), the recorded mechanism differs, or the password's fingerprint under the recorded
+ * salt differs (a rotation). A credential for another mechanism is deleted only when the operator recorded applying
+ * it (`applied`) or recorded, before writing one, that it may have (`written`, the write-ahead list of mechanisms).
+ * Pure.
  */
 export function planScram(
   mechanism: ScramMechanism,
@@ -151,12 +156,16 @@ export function planScram(
   observed: readonly ScramMechanism[],
   applied: AppliedCredential | undefined,
   written: readonly ScramMechanism[] = [],
+  clusterId?: string,
 ): ScramPlan {
   const ours = new Set([...written, ...(applied === undefined ? [] : [applied.mechanism])]);
   const toDelete = observed.filter((m) => m !== mechanism && ours.has(m));
   const plan = (upsert: boolean, why: string): ScramPlan => ({ upsert, mechanism, delete: toDelete, why });
   if (!observed.includes(mechanism)) return plan(true, `Kafka has no ${mechanism} credential for the user`);
   if (applied === undefined) return plan(true, 'no applied credential is recorded');
+  if (clusterId !== undefined && applied.clusterId !== clusterId) {
+    return plan(true, applied.clusterId === undefined ? `no cluster is recorded for the applied credential (this is cluster ${clusterId})` : `it was applied on cluster ${applied.clusterId}, this is cluster ${clusterId}`);
+  }
   if (applied.mechanism !== mechanism) return plan(true, `mechanism changed from ${applied.mechanism} to ${mechanism}`);
   if (!sameFingerprint(passwordFingerprint(password, applied.salt), applied.fingerprint)) return plan(true, 'the password changed');
   return plan(false, 'up to date');

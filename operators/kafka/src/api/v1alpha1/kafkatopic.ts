@@ -53,6 +53,9 @@ export const KafkaTopicStatus = Type.Object(
     externalName: Type.Optional(Type.String({ description: 'The topic this resource claims, as <connection>/<topic>.' })),
     ownership: Type.Optional(OwnershipField),
     topicName: Type.Optional(Type.String({ description: 'Name of the topic in Kafka.' })),
+    clusterId: Type.Optional(
+      Type.String({ description: 'The id of the Kafka cluster the topic was last seen on or created on; after a cluster replacement it names the old cluster until the topic is seen on the new one.' }),
+    ),
     topicId: Type.Optional(Type.String({ description: 'Kafka\u2019s id of the topic (changes when a topic of the same name is recreated).' })),
     partitions: Type.Optional(Type.Integer({ description: 'Partitions of the topic in Kafka.' })),
     replicationFactor: Type.Optional(Type.Integer({ description: 'Replicas per partition in Kafka (the smallest, while a reassignment runs).' })),

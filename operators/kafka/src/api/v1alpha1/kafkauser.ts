@@ -118,6 +118,7 @@ export const KafkaUserStatus = Type.Object(
           mechanism: Type.Union([Type.Literal('SCRAM-SHA-512'), Type.Literal('SCRAM-SHA-256')], { description: 'The mechanism of the applied credential.' }),
           salt: Type.String({ description: 'Random salt of the fingerprint.' }),
           fingerprint: Type.String({ description: 'HMAC of the applied password under the salt, to detect a rotation. Never the password.' }),
+          clusterId: Type.Optional(Type.String({ description: 'The id of the Kafka cluster the credential was written to; another id (a rebuilt or restored cluster) makes the operator write it again.' })),
         },
         { description: 'What the operator last applied, to notice a changed password without storing it.' },
       ),
