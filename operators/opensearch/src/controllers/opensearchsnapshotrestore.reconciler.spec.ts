@@ -5,8 +5,9 @@ import { RecordingRecorder } from '@domain-operators/reconcile/testing';
 import { describe, expect, it } from 'vitest';
 import type { OpenSearchSnapshotRepository, OpenSearchSnapshotRestore } from '../api/v1alpha1/index.ts';
 import { OpenSearchError } from '../opensearch/errors.ts';
-import { fakeConnections } from './controller.test-support.ts';
-import { SnapshotRestoreReconciler } from './opensearchsnapshotrestore.reconciler.ts';
+import type { Call } from './controller.test-support.ts';
+import { fakeConnections, recordingClient } from './controller.test-support.ts';
+import { restoreStatusWriter, SnapshotRestoreReconciler } from './opensearchsnapshotrestore.reconciler.ts';
 import type { SnapshotRestoreOptions } from './opensearchsnapshotrestore.reconciler.ts';
 import { FakeRestoreObjects, FakeSnapshotOpenSearch, mapStore } from './snapshot.test-support.ts';
 
@@ -173,6 +174,24 @@ describe('OpenSearchSnapshotRestore', () => {
     expect(await t.reconcile()).toEqual({ kind: 'done' });
     expect(t.objects.current.status?.phase).toBe('Failed');
     expect(t.ready()).toMatchObject({ reason: 'RestoreFailed', message: expect.stringContaining('number_of_shards') as string });
+  });
+
+  it('takes OpenSearch\u2019s refusal of a target that is an alias name as IndexExists', async () => {
+    const t = setup(restoreOf({}));
+    t.openSearch.failNextRestore = { error: new TerminalError('restore snapshot nightly: invalid_index_name_exception: Invalid index name [team-a-logs], already exists as alias', 'InvalidSpec'), landed: false };
+    await t.reconcile();
+    expect(t.objects.current.status?.phase).toBe('Failed');
+    expect(t.ready()).toMatchObject({ reason: 'IndexExists', message: expect.stringContaining('already exists as alias') as string });
+  });
+
+  it('writes its status with the resourceVersion it read, so a stale read fails with a conflict instead of overwriting', async () => {
+    const calls: Call[] = [];
+    await restoreStatusWriter(recordingClient(calls)).write(
+      { ...restoreOf({}), metadata: { namespace: 'team-a', name: 'back', uid: 'restore-uid', generation: 1, resourceVersion: '41' } },
+      { fields: { phase: 'Pending' } },
+      { now: new Date('2026-12-01T12:00:00Z'), signal: new AbortController().signal },
+    );
+    expect(calls).toMatchObject([{ to: 'kube', method: 'PATCH', body: { metadata: { resourceVersion: '41' }, status: { phase: 'Pending' } } }]);
   });
 
   describe('crash safety', () => {

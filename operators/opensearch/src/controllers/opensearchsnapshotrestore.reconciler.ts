@@ -117,6 +117,8 @@ interface OwnWrite {
 }
 
 const ACTION = 'Restore';
+/** OpenSearch's refusal of a new index whose name an alias holds (`invalid_index_name_exception`). */
+const ALIAS_TAKEN = 'already exists as alias';
 
 /** The reconciler of `OpenSearchSnapshotRestore` (see the module header). Construction does no work. */
 export class SnapshotRestoreReconciler implements Reconciler<OpenSearchSnapshotRestore> {
@@ -223,7 +225,9 @@ export class SnapshotRestoreReconciler implements Reconciler<OpenSearchSnapshotR
       await prepared.api.restoreSnapshot(prepared.repository, prepared.snapshot, restoreBody(prepared.targets, object.spec), { signal: context.signal });
     } catch (err) {
       if (isTerminalError(err)) {
-        await this.#fail(object, OpenSearchReasons.restoreFailed, `OpenSearch refused the restore: ${err.message}; nothing was restored`, context);
+        // A 400 restores nothing. A target that is an alias's name passes the GET-index check and is refused here.
+        const reason = err.message.includes(ALIAS_TAKEN) ? OpenSearchReasons.indexExists : OpenSearchReasons.restoreFailed;
+        await this.#fail(object, reason, `OpenSearch refused the restore: ${err.message}; nothing was restored`, context);
         return Result.done();
       }
       if (!isOpenSearchError(err)) throw err;
