@@ -172,7 +172,8 @@ beforeAll(async () => {
     registered(repo.foreign, { location: folder(repo.foreign) }, { namespaceSelector: { matchLabels: { [TENANT_LABEL]: 'another-team' } } }),
     fillIndex(`${team}-data-1`, 20, 200),
     fillIndex(`${team}-data-2`, 20, 200),
-    ...Array.from({ length: BIG_INDICES }, (_, i) => fillIndex(`${team}-big-${i}`, 300, 4_000)),
+    // About 2.4 MB: about 50 s through the throttle.
+    ...Array.from({ length: BIG_INDICES }, (_, i) => fillIndex(`${team}-big-${i}`, 150, 4_000)),
   ]);
   // Made by hand, named exactly like a snapshot of the policy keep2: retention must leave it alone.
   const handMade = await os('PUT', `/_snapshot/${repo.main}/${team}-keep2-20000101000000?wait_for_completion=true`, { indices: `${team}-data-1`, include_global_state: false });
@@ -182,7 +183,7 @@ beforeAll(async () => {
   await Promise.all([
     createPolicy('keep2', { repositoryRef: { name: repo.main }, indices: [`${team}-data-*`], schedule: '* * * * *', retention: { maxCount: 2 } }),
     // Its snapshots match keep2's listing pattern (<team>-keep2-*): keep2's retention must never count or delete them.
-    createPolicy('keep2-x', { repositoryRef: { name: repo.main }, indices: [`${team}-data-1`], schedule: '0 0 1 1 *' }, { [SNAPSHOT_NOW]: 'first' }),
+    createPolicy('keep2-x', { repositoryRef: { name: repo.main }, indices: [`${team}-data-1`], schedule: '0 0 1 1 *', timeZone: 'Europe/Berlin' }, { [SNAPSHOT_NOW]: 'first' }),
     createPolicy('slow', { repositoryRef: { name: repo.slow }, indices: [`${team}-big-*`], schedule: '* * * * *' }),
     createPolicy('readonly', { repositoryRef: { name: repo.readonly }, indices: [`${team}-data-*`], schedule: '0 0 1 1 *' }, { [SNAPSHOT_NOW]: 'try' }),
     createPolicy('foreign-repository', { repositoryRef: { name: repo.foreign }, indices: [`${team}-data-*`], schedule: '* * * * *' }),
@@ -284,6 +285,9 @@ describe('OpenSearchSnapshotPolicy against the real OpenSearch', () => {
     // keep2-x took one at creation (its token): older than everything keep2 has.
     const other = await eventually(async () => (await policySnapshots(repo.main, 'keep2-x')).find((s) => s.state === 'SUCCESS'), { timeoutMs: 60_000, intervalMs: 500, what: 'keep2-x’s snapshot' });
     expect(other.metadata?.['snapshotNowToken']).toBe('first');
+    // Its schedule is read in Europe/Berlin: midnight on 1 January there is 23:00 UTC the day before (in winter).
+    const otherPolicy = await readyIs('keep2-x', 'True', 'Scheduled');
+    expect(otherPolicy.status).toMatchObject({ lastManualToken: 'first', nextSnapshotTime: `${new Date().getUTCFullYear()}-12-31T23:00:00.000Z`, snapshotCount: 1 });
 
     for (const token of ['t1', 't2', 't3']) {
       await snapshotNow('keep2', token);
