@@ -105,7 +105,7 @@ interface PolicyTarget {
   readonly retention: Retention | undefined;
 }
 
-/** One reconcile's result: the status to write, the Events it owes, and when to come back. */
+/** One reconcile's result (its Events are recorded as things happen): the Ready condition and fields to write, and when to come back. */
 interface Outcome {
   readonly ready: ConditionUpdate;
   readonly fields: Readonly<Record<string, unknown>>;

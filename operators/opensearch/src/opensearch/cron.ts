@@ -37,7 +37,7 @@ const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
 /** How far {@link CronSchedule.next} and {@link CronSchedule.latest} search: longer than any gap between two slots (29 February across a non-leap century year is 8 years apart). */
 const SEARCH_DAYS = 366 * 9;
-/** Wider than any UTC offset (±14 h) plus a transition's size: the offsets around a wall time are read this far on either side. */
+/** Wider than any UTC offset (±14 h) plus a change's size: a local date's offsets are read this far either side of it. */
 const OFFSET_PROBE_MS = 30 * 3_600_000;
 
 /** A parsed field: the values it allows, and whether it starts with `*` (the OR rule and the overlap rule read that). */
