@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { adminClient, backendsUnderTest, eventually, randomSuffix, startOperator, waitForCondition } from '@domain-operators/e2e-harness';
 import type { OperatorProcess } from '@domain-operators/e2e-harness';
-import { coreTypes, eventType, getCondition, isNotFound } from '@domain-operators/reconcile';
+import { coreTypes, eventType, getCondition, isInvalid, isNotFound } from '@domain-operators/reconcile';
 import type { Client, Condition } from '@domain-operators/reconcile';
 import type { OpenSearchInfo } from '@domain-operators/testenv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -242,6 +242,13 @@ describe('OpenSearchSnapshotRestore against the real OpenSearch', () => {
     expect(await indicesLike(`${teamA}-*`)).toEqual(before.indices);
     expect(await settingsOf(`${teamA}-logs`)).toEqual(before.settings);
     expect(await count(`${teamA}-logs`)).toBe(before.docs);
+
+    // A name an alias holds is taken too (OpenSearch refuses it; the operator says IndexExists).
+    await ok('POST', '/_aliases', { actions: [{ add: { index: `${teamA}-metrics`, alias: `${teamA}-aliased` } }] });
+    await restore(teamA, 'onto-alias', { snapshot: 'by-hand-1', indices: [`${teamA}-logs`], renamePattern: 'logs$', renameReplacement: 'aliased' });
+    const alias = await phaseOf(teamA, 'onto-alias', 'Failed');
+    expect(alias.ready).toMatchObject({ status: 'False', reason: 'IndexExists', message: expect.stringContaining('already exists as alias') as string });
+    expect(await indicesLike(`${teamA}-*`)).toEqual(before.indices);
   });
 
   it('refuses a repository that does not admit the namespace, patterns outside the prefix and renames that leave it', async () => {
@@ -281,6 +288,21 @@ describe('OpenSearchSnapshotRestore against the real OpenSearch', () => {
     const mixed = await phaseOf(teamA, 'mixed-connections', 'Failed');
     expect(mixed.ready).toMatchObject({ reason: 'InvalidSpec', message: expect.stringContaining(`is registered through connection "${connection}", not "${otherConnection}"`) as string });
     expect(await indicesLike(`${teamA}-*logs-mixed`)).toEqual([]);
+  });
+
+  it('is refused by the apiserver with includeAliases: true, and its spec cannot change once created', async () => {
+    const refused = await restore(teamA, 'with-aliases', { snapshot: 'by-hand-1', indices: [`${teamA}-logs`], includeAliases: true }).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    expect(isInvalid(refused)).toBe(true);
+    expect((refused as Error).message).toContain('includeAliases must be false');
+    const changed = await client.patch(openSearchSnapshotRestores, { namespace: teamA, name: 'onto-existing' }, { type: 'merge', body: { spec: { snapshot: 'other' } } }).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    expect(isInvalid(changed)).toBe(true);
+    expect((changed as Error).message).toContain('one-shot');
   });
 
   it('restores the newest successful snapshot named like a policy\u2019s for latestOf, chosen once', async () => {

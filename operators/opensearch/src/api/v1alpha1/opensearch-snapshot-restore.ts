@@ -27,7 +27,12 @@ export const OpenSearchSnapshotRestoreSpec = Type.Object(
       Type.String({ description: 'The replacement ($1, $2, … for groups); every resulting name must lie inside the prefix, checked before any call.', minLength: 1, maxLength: 255 }),
     ),
     indexSettings: Type.Optional(jsonObject('Index settings to override on the restored indices, e.g. {"index.number_of_replicas": 0}.')),
-    includeAliases: Type.Optional(Type.Boolean({ description: 'Whether aliases in the snapshot are restored too (each must lie inside the prefix). Default false.', default: false })),
+    includeAliases: Type.Optional(
+      Type.Boolean({
+        description: "Must be false (the default): a snapshot's aliases cannot be read before restoring it, so they could not be checked against the prefix. Add aliases afterwards.",
+        default: false,
+      }),
+    ),
   },
   {
     description: 'OpenSearchSnapshotRestoreSpec restores indices of one snapshot once. Restoring onto an existing index is refused (IndexExists) and changes nothing.',
@@ -35,6 +40,7 @@ export const OpenSearchSnapshotRestoreSpec = Type.Object(
       { rule: 'self == oldSelf', message: 'an OpenSearchSnapshotRestore is one-shot: its spec is immutable (create a new one)' },
       { rule: 'has(self.snapshot) != has(self.latestOf)', message: 'exactly one of snapshot and latestOf must be set' },
       { rule: 'has(self.renamePattern) == has(self.renameReplacement)', message: 'renamePattern and renameReplacement go together' },
+      { rule: '!has(self.includeAliases) || self.includeAliases == false', message: "includeAliases must be false: a snapshot's aliases cannot be checked against the prefix before the restore" },
     ],
   },
 );
@@ -56,8 +62,8 @@ export const OpenSearchSnapshotRestoreStatus = Type.Object(
     phase: Type.Optional(Type.Union(RESTORE_PHASES.map((p) => Type.Literal(p)), { description: 'Pending, Running, Succeeded or Failed.' })),
     snapshot: Type.Optional(Type.String({ description: 'The snapshot restored (resolved from latestOf when given).' })),
     restoredIndices: Type.Optional(Type.Array(Type.String(), { description: 'The indices the restore creates, by their new names.' })),
-    shardsTotal: Type.Optional(Type.Integer({ description: 'Shards of the restored indices.' })),
-    shardsDone: Type.Optional(Type.Integer({ description: 'Shards recovered from the snapshot.' })),
+    shardsTotal: Type.Optional(Type.Integer({ description: 'Shards of the restored indices that the recovery API lists (primaries, and replicas once assigned).' })),
+    shardsDone: Type.Optional(Type.Integer({ description: 'Of those, the shards whose recovery is DONE.' })),
     startTime: Type.Optional(Type.String({ description: 'When the restore was started.', format: 'date-time' })),
     completionTime: Type.Optional(Type.String({ description: 'When it succeeded or failed.', format: 'date-time' })),
   },
