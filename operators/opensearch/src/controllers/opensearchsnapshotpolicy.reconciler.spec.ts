@@ -325,6 +325,31 @@ describe('OpenSearchSnapshotPolicy retention', () => {
     expect(floor.snapshots.names(REPO)).toEqual(['team-a-nightly-20261201120000', 'team-a-nightly-20261202120000']);
   });
 
+  it('waits with its deletes while any snapshot runs in the repository (OpenSearch would hold them until it ends)', async () => {
+    const w = policyWorld({ now: '2026-12-01T12:00:30Z', busyRetryMs: 20_000 });
+    w.objects.put(policyResource('nightly', { schedule: '0 0 1 1 *', retention: { maxCount: 1 } }));
+    const mine = { metadata: { policy: 'team-a/nightly' } };
+    w.snapshots.add(REPO, { name: 'team-a-nightly-20261201100000', ...mine });
+    w.snapshots.add(REPO, { name: 'team-a-nightly-20261201110000', ...mine });
+    w.snapshots.add(REPO, { name: 'team-b-weekly-20261201120000', state: 'IN_PROGRESS', metadata: { policy: 'team-b/weekly' } });
+    expect(await w.reconcile(UID)).toEqual({ kind: 'requeueAfter', delayMs: 20_000 });
+    expect(w.snapshots.calls.filter((c) => c.op === 'delete')).toEqual([]);
+    w.snapshots.finishAll(REPO);
+    await w.reconcile(UID);
+    expect(w.snapshots.calls.filter((c) => c.op === 'delete').map((c) => c.name)).toEqual(['team-a-nightly-20261201100000']);
+  });
+
+  it('retries a delete OpenSearch refuses, without stopping the schedule', async () => {
+    const w = policyWorld({ now: '2026-12-01T12:00:30Z' });
+    w.objects.put(policyResource('nightly', { schedule: '0 0 1 1 *', retention: { maxCount: 1 } }));
+    const mine = { metadata: { policy: 'team-a/nightly' } };
+    w.snapshots.add(REPO, { name: 'team-a-nightly-20261201100000', ...mine });
+    w.snapshots.add(REPO, { name: 'team-a-nightly-20261201110000', ...mine });
+    w.snapshots.refuseDeletes = 'concurrent_snapshot_execution_exception: cannot delete snapshot during a restore';
+    await expect(w.reconcile(UID)).rejects.toMatchObject({ name: 'OpenSearchError', reason: 'OpenSearchError' });
+    expect(getCondition(w.status(UID).conditions, 'Synced')).toMatchObject({ status: 'False', reason: 'OpenSearchError', message: expect.stringContaining('during a restore') as string });
+  });
+
   it('deletes nothing without retention', async () => {
     const w = policyWorld({ now: '2026-12-01T12:00:30Z' });
     w.objects.put(policyResource('nightly', { schedule: '0 0 1 1 *' }));

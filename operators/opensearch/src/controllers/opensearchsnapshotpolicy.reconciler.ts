@@ -11,6 +11,8 @@
  *    (`opensearchsnapshotpolicy.plan.ts`): wait for one in progress, or start exactly one that a schedule slot or a
  *    new `snapshot-now` token is owed, or apply retention. A crash at any point leaves OpenSearch's listing, which the
  *    next reconcile reads, so no slot and no token gets two snapshots.
+ *    Retention deletes nothing while any snapshot runs in the repository (OpenSearch would hold the delete until
+ *    it finished).
  * 3. Writes the status once (Ready, Synced, lastSnapshot, nextSnapshotTime, snapshotCount, lastManualToken) and
  *    requeues: every few seconds while a snapshot runs, otherwise at the next slot (or the next retention expiry,
  *    at most an hour away).
@@ -58,9 +60,16 @@ import { policySnapshotPattern, repositoryAdmits, repositoryNameOf } from '../op
 import { patternProblem, tenancyError, violation } from '../opensearch/tenancy.ts';
 import type { Connections } from './connection-registry.ts';
 import type { ManagedControllerDeps } from './managed-controller.ts';
-import { operatorRateLimiter } from './managed-controller.ts';
+import { operatorRateLimiter, workersFor } from './managed-controller.ts';
 import type { PolicyPlan, Retention, SnapshotToTake } from './opensearchsnapshotpolicy.plan.ts';
 import { isFailedState, nextExpiry, parseRetentionAge, planPolicy, SNAPSHOT_METADATA, snapshotStamp, tokenKey } from './opensearchsnapshotpolicy.plan.ts';
+
+/**
+ * Workers for policies at least: their calls are independent per policy (each touches only its own snapshots), and
+ * policies sharing a slot (`0 2 * * *` across namespaces) should start together, not one after another behind a
+ * slow answer.
+ */
+const POLICY_WORKERS = 4;
 
 /** Index of policies by the `OpenSearchSnapshotRepository` they name. */
 export const BY_REPOSITORY = 'snapshotRepository';
@@ -92,6 +101,8 @@ export interface SnapshotPolicyOptions {
   readonly refusedRetryMs?: number;
   /** The longest wait between two reconciles of a policy; default 1 h. */
   readonly maxWaitMs?: number;
+  /** When retention that waited for a running snapshot in its repository looks again; default 30 s. */
+  readonly busyRetryMs?: number;
 }
 
 /** What the spec resolves to once tenancy and syntax passed. */
@@ -128,7 +139,12 @@ export class SnapshotPolicyReconciler implements Reconciler<OpenSearchSnapshotPo
   /** Does no work. */
   constructor(deps: SnapshotPolicyDeps, options: SnapshotPolicyOptions = {}) {
     this.#deps = deps;
-    this.#options = { pollMs: options.pollMs ?? 5_000, refusedRetryMs: options.refusedRetryMs ?? 60_000, maxWaitMs: options.maxWaitMs ?? 3_600_000 };
+    this.#options = {
+      pollMs: options.pollMs ?? 5_000,
+      refusedRetryMs: options.refusedRetryMs ?? 60_000,
+      maxWaitMs: options.maxWaitMs ?? 3_600_000,
+      busyRetryMs: options.busyRetryMs ?? 30_000,
+    };
   }
 
   /** Forgets the remembered status write of a deleted policy. Cheap, never throws. */
@@ -253,9 +269,22 @@ export class SnapshotPolicyReconciler implements Reconciler<OpenSearchSnapshotPo
     const summary: SnapshotSummary | undefined =
       newest !== undefined && (recorded === undefined || stampOf(newest) >= (snapshotStamp(recorded.name, target.namespace, target.policy) ?? 0)) ? summaryOf(newest) : recorded;
     if (newest !== undefined && summary?.name === newest.name) this.#recordTransition(policy, newest, recorded);
-    const victims = action.kind === 'prune' ? action.victims : [];
+    let victims = action.kind === 'prune' ? action.victims : [];
+    // OpenSearch holds a delete until every snapshot running in the repository (any policy's, or one by hand) has
+    // finished, longer than a request may wait: retention waits for a quiet repository instead.
+    const busy = victims.length > 0 && (await api.listSnapshots(target.repository, '_current', options)).length > 0;
+    if (busy) {
+      context.log.info({ repository: target.repository, due: victims.length }, 'retention waits: a snapshot is running in the repository');
+      victims = [];
+    }
     for (const victim of victims) {
-      await api.deleteSnapshot(target.repository, victim.name, options);
+      try {
+        await api.deleteSnapshot(target.repository, victim.name, options);
+      } catch (err) {
+        // A refusal (the snapshot is being restored, or another delete runs) is retried, never a reason to stop the schedule.
+        if (context.signal.aborted || !isTerminalError(err)) throw err;
+        throw new OpenSearchError(OpenSearchReasons.error, err.message, undefined, { cause: err });
+      }
       this.#deps.events.record(policy, {
         type: 'Normal',
         reason: OpenSearchReasons.snapshotDeleted,
@@ -269,7 +298,7 @@ export class SnapshotPolicyReconciler implements Reconciler<OpenSearchSnapshotPo
     return {
       ready: this.#ready(policy, plan, remaining, recorded, target, summary),
       fields: { ...base, ...(summary === undefined ? {} : { lastSnapshot: summary }), snapshotCount: remaining.length },
-      result: Result.requeueAfter(action.kind === 'wait' ? this.#options.pollMs : this.#idleWait(plan, victims, target, now, stampOf)),
+      result: Result.requeueAfter(action.kind === 'wait' ? this.#options.pollMs : busy ? Math.min(this.#options.busyRetryMs, this.#idleWait(plan, [], target, now, stampOf)) : this.#idleWait(plan, victims, target, now, stampOf)),
     };
   }
 
@@ -416,7 +445,8 @@ function summaryOf(snapshot: ObservedSnapshot): SnapshotSummary {
 /**
  * Builds the `OpenSearchSnapshotPolicy` controller: woken by its own spec and annotation changes (snapshot-now), by
  * its connection (`watchConnectionDependents`: created, deleted, spec or Ready changed) and namespace labels, and by
- * any change of the repository it names (through {@link BY_REPOSITORY}).
+ * any change of the repository it names (through {@link BY_REPOSITORY}). At least four workers (the shared
+ * `maxConcurrentReconciles` when higher).
  */
 export function snapshotPolicyController(deps: ManagedControllerDeps & { readonly connections: Connections }): Controller<OpenSearchSnapshotPolicy> {
   const indexers = {
@@ -434,6 +464,6 @@ export function snapshotPolicyController(deps: ManagedControllerDeps & { readonl
   });
   const builder = watchConnectionDependents(new ControllerBuilder({ informers: deps.informers }, 'opensearchsnapshotpolicy').for(type, or(generationChanged, annotationsChanged)), informer, openSearchConnections.type)
     .watches(openSearchSnapshotRepositories.type, (repository: OpenSearchSnapshotRepository) => informer.store.byIndex(BY_REPOSITORY, repository.metadata.name ?? '').map(requestFor))
-    .withOptions({ ...deps.controllerOptions, rateLimiter: operatorRateLimiter(deps.clock) });
+    .withOptions({ ...deps.controllerOptions, maxConcurrentReconciles: workersFor(deps.controllerOptions.maxConcurrentReconciles ?? 1, { minWorkers: POLICY_WORKERS }), rateLimiter: operatorRateLimiter(deps.clock) });
   return builder.complete(reconciler, { indexers });
 }

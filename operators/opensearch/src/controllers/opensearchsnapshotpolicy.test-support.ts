@@ -3,7 +3,7 @@
 // apiserver's status subresource) and RecordingRecorder. Not used outside tests.
 import type { V1Namespace } from '@kubernetes/client-node';
 import type { ReconcileContext, Result, StatusWriter } from '@domain-operators/reconcile';
-import { silentLogger, StoreWriter } from '@domain-operators/reconcile';
+import { Reasons, silentLogger, StoreWriter, TerminalError } from '@domain-operators/reconcile';
 import { FakeObjects, RecordingRecorder } from '@domain-operators/reconcile/testing';
 import type { OpenSearchSnapshotPolicy, OpenSearchSnapshotRepository } from '../api/v1alpha1/index.ts';
 import type { OpenSearchApi } from '../opensearch/client.ts';
@@ -54,6 +54,8 @@ export class FakeSnapshots {
   readonly #repositories = new Map<string, Map<string, ObservedSnapshot>>();
   readonly #clock: FakeWallClock;
   refuse: string | undefined;
+  /** Every delete fails as OpenSearch refuses one (a 400). */
+  refuseDeletes: string | undefined;
   unavailable = false;
   loseAnswers = false;
 
@@ -102,6 +104,8 @@ export class FakeSnapshots {
       listSnapshots: (repository, pattern) => {
         this.calls.push({ op: 'list', repository, name: pattern });
         if (this.unavailable) return Promise.reject(unavailable('list snapshots'));
+        // `_current`: what runs in the repository, as OpenSearch answers it.
+        if (pattern === '_current') return Promise.resolve(this.list(repository).filter((snapshot) => snapshot.state === 'IN_PROGRESS'));
         const regex = new RegExp(`^${pattern.split('*').map(escape).join('.*')}$`);
         return Promise.resolve(this.list(repository).filter((snapshot) => regex.test(snapshot.name)));
       },
@@ -128,6 +132,7 @@ export class FakeSnapshots {
       deleteSnapshot: (repository, name) => {
         this.calls.push({ op: 'delete', repository, name });
         if (this.unavailable) return Promise.reject(unavailable(`delete snapshot ${name}`));
+        if (this.refuseDeletes !== undefined) return Promise.reject(new TerminalError(`delete snapshot ${name} in repository ${repository}: ${this.refuseDeletes}`, Reasons.invalidSpec));
         this.#repo(repository).delete(name);
         return Promise.resolve();
       },
