@@ -38,6 +38,7 @@ export type KafkaTopic = CustomResourceObject<
     observedGeneration?: number;
     ownership?: 'CreatePending' | 'Created' | 'Adopted';
     topicName?: string;
+    clusterId?: string;
     topicId?: string;
     partitions?: number;
     replicationFactor?: number;
@@ -62,7 +63,14 @@ export type KafkaUser = CustomResourceObject<
     acls?: AclRule[];
     quotas?: { producerByteRate?: number; consumerByteRate?: number; requestPercentage?: number; controllerMutationRate?: number };
   },
-  { conditions?: Condition[]; observedGeneration?: number; username?: string; secretName?: string; ownership?: string }
+  {
+    conditions?: Condition[];
+    observedGeneration?: number;
+    username?: string;
+    secretName?: string;
+    ownership?: string;
+    credential?: { mechanism: string; salt: string; fingerprint: string; clusterId?: string };
+  }
 >;
 
 /** The KafkaConnection kind (cluster-scoped). */
