@@ -12,6 +12,9 @@ export async function becomes(attempt: () => Promise<AccessOutcome>, expected: A
       last = await attempt();
       return last === expected ? true : undefined;
     },
-    { timeoutMs: 30_000, intervalMs: 500, what: `${what} (last outcome: ${last ?? 'none'})` },
-  );
+    { timeoutMs: 30_000, intervalMs: 500, what },
+  ).catch((err: unknown) => {
+    // Read when giving up: the outcome of the last attempt, not the none of the first.
+    throw new Error(`${err instanceof Error ? err.message : String(err)} (last outcome: ${last ?? 'none'})`, { cause: err });
+  });
 }
