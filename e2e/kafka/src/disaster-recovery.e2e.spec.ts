@@ -7,7 +7,7 @@
 // new cluster without a KafkaTopic are left alone. It starts and stops testenv processes, so it skips itself on an
 // existing cluster (`$E2E_KUBECONFIG`, kind in hosted CI), whose Kafka it does not control.
 import type { V1Secret } from '@kubernetes/client-node';
-import { adminConnection, eventually, freshNamespace, randomSuffix, startOperator, targetsExistingCluster } from '@domain-operators/e2e-harness';
+import { adminConnection, eventually, freshNamespace, metricSum, randomSuffix, startOperator, targetsExistingCluster } from '@domain-operators/e2e-harness';
 import type { OperatorProcess } from '@domain-operators/e2e-harness';
 import { coreTypes, eventType, getCondition } from '@domain-operators/reconcile';
 import type { Client } from '@domain-operators/reconcile';
@@ -34,8 +34,8 @@ let pair: KafkaInfo;
 let checker: KafkaChecker | undefined;
 let operator: OperatorProcess | undefined;
 let namespace: string;
-/** Ends the poll of the connection's states (the test ends it; afterAll too, when the test failed first). */
-const stopRecording = new AbortController();
+/** Ends the polls of the connection's states (each test ends its own; afterAll all of them, when a test failed first). */
+const recordings: AbortController[] = [];
 
 /** The KafkaTopics: partitions, configs, both deletion policies, an explicit topic name (after the namespace's prefix). */
 const TOPICS: readonly { readonly name: string; readonly topicName?: string; readonly spec: Partial<KafkaTopic['spec']> }[] = [
@@ -59,7 +59,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   if (skip) return;
-  stopRecording.abort();
+  for (const recording of recordings) recording.abort();
   await operator?.stop();
   await checker?.close();
   await cleanUp(client, [namespace], [connection]);
@@ -82,11 +82,33 @@ interface ConnectionState {
   readonly at: number;
 }
 
+/** A running poll of the connection's states ({@link recordConnection}). */
+interface ConnectionRecording {
+  /** Each distinct state of its Ready and cluster id, in order, as seen so far. */
+  readonly states: ConnectionState[];
+  /** Ends the poll and resolves once it has. */
+  stop(): Promise<void>;
+}
+
 /**
- * Polls the connection every 200 ms until `signal` aborts and keeps each distinct state of its Ready and cluster id,
- * in order: `ClusterReplaced` lasts one health check (10 s here), possibly while the rebuild is still starting broker 2.
+ * Polls the connection every 200 ms and keeps each distinct state of its Ready and cluster id, in order:
+ * `ClusterReplaced` lasts one health check (10 s here), possibly while the rebuild is still starting broker 2.
  */
-async function recordConnection(signal: AbortSignal, states: ConnectionState[]): Promise<void> {
+function recordConnection(): ConnectionRecording {
+  const abort = new AbortController();
+  recordings.push(abort);
+  const states: ConnectionState[] = [];
+  const done = pollConnection(abort.signal, states);
+  return {
+    states,
+    stop: async () => {
+      abort.abort();
+      await done;
+    },
+  };
+}
+
+async function pollConnection(signal: AbortSignal, states: ConnectionState[]): Promise<void> {
   while (!signal.aborted) {
     const object = await client.get(kafkaConnections.type, { namespace: undefined, name: connection }).catch(() => undefined);
     const ready = getCondition(object?.status?.conditions, 'Ready');
@@ -203,8 +225,8 @@ describe.skipIf(skip)('Kafka disaster recovery: the cluster is rebuilt with a ne
     // The disaster: all data gone, a new cluster id, the same address and super user.
     await first.close();
     checker = undefined;
-    const states: ConnectionState[] = [];
-    const recording = recordConnection(stopRecording.signal, states);
+    const recording = recordConnection();
+    const { states } = recording;
     const rebuilt: KafkaRebuild = await rebuildKafkaPair();
     const rebuiltAt = Date.now();
     expect(rebuilt.previousClusterId).toBe(firstCluster);
@@ -268,9 +290,58 @@ describe.skipIf(skip)('Kafka disaster recovery: the cluster is rebuilt with a ne
     // The next check finds the same id again: back to Connected, and the connection never named the old id again.
     const connected = await waitForReason(client, kafkaConnections.type, { namespace: undefined, name: connection }, { type: 'Ready', status: 'True', reason: 'Connected' }, 30_000);
     expect(connected).toContain(rebuilt.clusterId);
-    stopRecording.abort();
-    await recording;
+    await recording.stop();
     const afterReplaced = states.slice(states.indexOf(replaced));
     expect(afterReplaced.filter((state) => state.clusterId !== rebuilt.clusterId)).toEqual([]);
+  });
+
+  // Follows the first case, on its resources (now on the first rebuilt cluster).
+  it('finds a replacement it never saw go down by the cluster id alone, and wakes every topic and user on it at once', async () => {
+    const running = operator;
+    const kafkaBefore = checker;
+    if (running === undefined || kafkaBefore === undefined) throw new Error('the first case did not get this far');
+    // The connection is checked every 60 s from the next check on, so the rebuild (about 30 s) can fall between two
+    // checks: then no check sees Kafka down, Ready never flips, and only the new cluster id can wake the topics and
+    // users (their drift check is 30 min away).
+    await client.patch(kafkaConnections.type, { namespace: undefined, name: connection }, { type: 'merge', body: { metadata: { annotations: { 'kafka.domain-operators.io/health-check-interval': '60s' } } } });
+    const checks = async (): Promise<number> => metricSum(await running.metricsText(), 'controller_runtime_reconcile_total', { controller: 'kafkaconnection' });
+    // The last check at the 10 s pace, then 12 s without another: the next one is due 60 s after it.
+    let count = await checks();
+    let lastCheckSeenAt = Date.now();
+    for (let quiet = 0; quiet < 12_000; ) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const now = await checks();
+      if (now !== count) {
+        count = now;
+        lastCheckSeenAt = Date.now();
+      }
+      quiet = Date.now() - lastCheckSeenAt;
+    }
+    const topicIds = new Map((await client.listAll(kafkaTopics.type, { namespace })).map((t) => [t.metadata.name ?? '', t.status?.topicId ?? '']));
+
+    await kafkaBefore.close();
+    checker = undefined;
+    const recording = recordConnection();
+    const rebuilt = await rebuildKafkaPair();
+    const beforeNextCheck = Date.now() < lastCheckSeenAt + 55_000;
+    checker = new KafkaChecker(pair);
+    const kafka = checker;
+
+    await converged('every KafkaTopic and KafkaUser on the second rebuilt cluster', { firstTopicIds: topicIds, clusterId: rebuilt.clusterId });
+    await recording.stop();
+    const timeline = recording.states.map((state) => `${String(state.at - lastCheckSeenAt)} ms ${state.status ?? '?'}/${state.reason ?? '?'} ${state.clusterId ?? '-'}`).join('; ');
+    console.log(`rebuilt ${rebuilt.previousClusterId} → ${rebuilt.clusterId} ${beforeNextCheck ? 'before' : 'after'} the next connection check was due; connection after the last check: ${timeline}`);
+    expect(recording.states.find((state) => state.reason === 'ClusterReplaced')).toMatchObject({ status: 'True', clusterId: rebuilt.clusterId });
+    // When the rebuild ended before the next check, that check was the only one to see the new cluster: Kafka was never seen down.
+    if (beforeNextCheck) expect(recording.states.filter((state) => state.status !== 'True')).toEqual([]);
+    for (const t of TOPICS) expect(await kafka.topic(topicNameOf(t.name)), t.name).toEqual({ partitions: t.spec.partitions, replicationFactor: 1 });
+    const users = await client.listAll(kafkaUsers.type, { namespace });
+    const app = users.find((u) => u.metadata.name === 'app');
+    const svc = users.find((u) => u.metadata.name === 'svc');
+    if (app === undefined || svc === undefined) throw new Error('both KafkaUsers should still exist');
+    const appLogin = await loginOf(app);
+    await becomes(() => kafka.produceAs(appLogin, topicNameOf('orders')), 'allowed', 'app produces to orders on the second rebuilt cluster');
+    const svcLogin = await loginOf(svc);
+    await becomes(() => kafka.produceAs(svcLogin, topicNameOf('payments')), 'allowed', 'svc produces to payments on the second rebuilt cluster');
   });
 });
