@@ -29,7 +29,8 @@ describe('OpenSearchSnapshotPolicy on its schedule', () => {
         body: { indices: ['team-a-logs-*'], include_global_state: false, ignore_unavailable: true, partial: false, metadata: { policy: 'team-a/nightly', slot: '2026-12-01T12:00:00.000Z' } },
       },
     ]);
-    expect(first).toEqual({ kind: 'requeueAfter', delayMs: 5_000 });
+    // Looked at again soon while it is young: after 1 s, then half its age, at most every 5 s.
+    expect(first).toEqual({ kind: 'requeueAfter', delayMs: 1_000 });
     expect(w.status(UID)).toMatchObject({
       lastSnapshot: { name: 'team-a-nightly-20261201120010', state: 'IN_PROGRESS' },
       nextSnapshotTime: '2026-12-01T12:01:00.000Z',
@@ -39,14 +40,15 @@ describe('OpenSearchSnapshotPolicy on its schedule', () => {
     expect(w.eventReasons()).toEqual(['SnapshotStarted']);
 
     // Still running: nothing started, nothing written.
-    w.clock.advance(5_000);
+    w.clock.advance(4_000);
     const writes = w.objects.statusWrites;
+    expect(await w.reconcile(UID)).toEqual({ kind: 'requeueAfter', delayMs: 2_000 });
+    w.clock.advance(6_000);
     expect(await w.reconcile(UID)).toEqual({ kind: 'requeueAfter', delayMs: 5_000 });
     expect(w.snapshots.creates()).toHaveLength(1);
     expect(w.objects.statusWrites).toBe(writes);
 
     w.snapshots.finish(REPO, 'team-a-nightly-20261201120010');
-    w.clock.advance(5_000);
     const idle = await w.reconcile(UID);
     expect(w.snapshots.creates()).toHaveLength(1);
     expect(w.status(UID)).toMatchObject({ lastSnapshot: { name: 'team-a-nightly-20261201120010', state: 'SUCCESS', shardsTotal: 2, shardsFailed: 0 }, snapshotCount: 1 });

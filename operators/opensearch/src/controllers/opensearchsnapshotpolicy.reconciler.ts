@@ -14,7 +14,7 @@
  *    Retention deletes nothing while any snapshot runs in the repository (OpenSearch would hold the delete until
  *    it finished).
  * 3. Writes the status once (Ready, Synced, lastSnapshot, nextSnapshotTime, snapshotCount, lastManualToken) and
- *    requeues: every few seconds while a snapshot runs, otherwise at the next slot (or the next retention expiry,
+ *    requeues: every second or few while a snapshot runs (sooner while it is young), otherwise at the next slot (or the next retention expiry,
  *    at most an hour away).
  *
  * `Ready` tells the outcome of the newest finished snapshot: `LastSnapshotFailed` (with OpenSearch's reason) when it
@@ -95,8 +95,13 @@ export interface SnapshotPolicyDeps {
 
 /** Options of {@link SnapshotPolicyReconciler}. */
 export interface SnapshotPolicyOptions {
-  /** How often a snapshot in progress is looked at again; default 5 s. */
+  /**
+   * How often a snapshot in progress is looked at again, at most; default 5 s. A young one is looked at sooner (half
+   * its age, from `firstPollMs`), so a small snapshot is reported about when it ends.
+   */
   readonly pollMs?: number;
+  /** The first look at a snapshot just started; default 1 s. */
+  readonly firstPollMs?: number;
   /** When a `snapshot-now` OpenSearch refused is tried again; default 60 s. */
   readonly refusedRetryMs?: number;
   /** The longest wait between two reconciles of a policy; default 1 h. */
@@ -141,6 +146,7 @@ export class SnapshotPolicyReconciler implements Reconciler<OpenSearchSnapshotPo
     this.#deps = deps;
     this.#options = {
       pollMs: options.pollMs ?? 5_000,
+      firstPollMs: options.firstPollMs ?? 1_000,
       refusedRetryMs: options.refusedRetryMs ?? 60_000,
       maxWaitMs: options.maxWaitMs ?? 3_600_000,
       busyRetryMs: options.busyRetryMs ?? 30_000,
@@ -260,7 +266,7 @@ export class SnapshotPolicyReconciler implements Reconciler<OpenSearchSnapshotPo
       return {
         ready: this.#ready(policy, plan, plan.owned, recorded, target, summary),
         fields: { ...base, ...(action.snapshot.token === undefined ? {} : { lastManualToken: action.snapshot.token }), lastSnapshot: summary, snapshotCount: plan.owned.length + 1 },
-        result: Result.requeueAfter(this.#options.pollMs),
+        result: Result.requeueAfter(this.#pollDelay(0)),
       };
     }
 
@@ -298,7 +304,7 @@ export class SnapshotPolicyReconciler implements Reconciler<OpenSearchSnapshotPo
     return {
       ready: this.#ready(policy, plan, remaining, recorded, target, summary),
       fields: { ...base, ...(summary === undefined ? {} : { lastSnapshot: summary }), snapshotCount: remaining.length },
-      result: Result.requeueAfter(action.kind === 'wait' ? this.#options.pollMs : busy ? Math.min(this.#options.busyRetryMs, this.#idleWait(plan, [], target, now, stampOf)) : this.#idleWait(plan, victims, target, now, stampOf)),
+      result: Result.requeueAfter(action.kind === 'wait' ? this.#pollDelay(now.getTime() - stampOf(action.inProgress)) : busy ? Math.min(this.#options.busyRetryMs, this.#idleWait(plan, [], target, now, stampOf)) : this.#idleWait(plan, victims, target, now, stampOf)),
     };
   }
 
@@ -368,6 +374,11 @@ export class SnapshotPolicyReconciler implements Reconciler<OpenSearchSnapshotPo
       action: 'CreateSnapshot',
       note: `snapshot ${newest.name} ended ${newest.state} (${newest.shardsFailed} of ${newest.shardsTotal} shards failed): ${newest.reason ?? 'OpenSearch gave no reason'}`,
     });
+  }
+
+  /** When to look again at a snapshot `ageMs` old: half its age, within `firstPollMs` and `pollMs`. */
+  #pollDelay(ageMs: number): number {
+    return Math.min(this.#options.pollMs, Math.max(this.#options.firstPollMs, Math.round(ageMs / 2)));
   }
 
   /** How long to wait with nothing in progress: until the next slot or retention expiry, at most `maxWaitMs`. A little late rather than early, so the slot is at or before the clock. */
