@@ -10,6 +10,6 @@ startOperator({
   loadConfig,
   wire: ({ manager, client, events }) => {
     const controllers = buildControllers({ informers: manager.informers, client, recorder: events }, manager.controllerOptions());
-    return { controllers: [controllers.replications, controllers.users] };
+    return { controllers: [controllers.replications, controllers.users, controllers.backups] };
   },
 });

@@ -5,8 +5,9 @@
  * upload, which {@link abortIncompleteUploads} removes, never a half object). An existing object under the key is
  * never overwritten.
  */
+import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { AbortMultipartUploadCommand, HeadObjectCommand, ListMultipartUploadsCommand, S3Client } from '@aws-sdk/client-s3';
+import { AbortMultipartUploadCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListMultipartUploadsCommand, S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { BACKUP_REASONS } from './reasons.ts';
 import { classifyS3Error, S3CallError } from './s3-errors.ts';
@@ -100,4 +101,30 @@ export async function abortIncompleteUploads(client: S3Client, target: S3Target,
     throw classifyS3Error(err, `abort incomplete uploads under ${prefix}`, where(target));
   }
   return aborted;
+}
+
+/** Size and SHA-256 of the object under `key`, read as a stream (never held in memory); `undefined` when absent. */
+export async function objectDigest(client: S3Client, target: S3Target, key: string, signal?: AbortSignal): Promise<{ sizeBytes: number; sha256: string } | undefined> {
+  if (!(await objectExists(client, target, key, signal))) return undefined;
+  try {
+    const object = await client.send(new GetObjectCommand({ Bucket: target.bucket, Key: key }), signal === undefined ? {} : { abortSignal: signal });
+    const hash = createHash('sha256');
+    let sizeBytes = 0;
+    for await (const chunk of object.Body as AsyncIterable<Uint8Array>) {
+      hash.update(chunk);
+      sizeBytes += chunk.length;
+    }
+    return { sizeBytes, sha256: hash.digest('hex') };
+  } catch (err) {
+    throw classifyS3Error(err, `read ${key}`, where(target));
+  }
+}
+
+/** Deletes the object under `key` (a backup whose resource has `deletionPolicy: Delete`); absent is fine. */
+export async function deleteBackupObject(client: S3Client, target: S3Target, key: string, signal?: AbortSignal): Promise<void> {
+  try {
+    await client.send(new DeleteObjectCommand({ Bucket: target.bucket, Key: key }), signal === undefined ? {} : { abortSignal: signal });
+  } catch (err) {
+    throw classifyS3Error(err, `delete ${key}`, where(target));
+  }
 }

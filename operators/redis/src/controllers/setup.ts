@@ -12,19 +12,24 @@ import {
   ownedSecretScope,
   referencedSecrets,
   requestFor,
+  statusWriterFor,
   systemClock,
 } from '@domain-operators/reconcile';
 import type { Client, ControllerOptions, InformerCache, MapFunc, PartialObjectMetadata, Recorder, Request } from '@domain-operators/reconcile';
-import { redisReplications, redisUsers } from '../api/v1alpha1/index.ts';
-import type { RedisReplication, RedisUser } from '../api/v1alpha1/index.ts';
+import { redisBackups, redisReplications, redisUsers } from '../api/v1alpha1/index.ts';
+import type { RedisBackup, RedisReplication, RedisUser } from '../api/v1alpha1/index.ts';
+import { s3Storage } from '../backup/storage.ts';
+import type { BackupStorage } from '../backup/storage.ts';
 import type { Credentials } from '../redis/bootstrap.ts';
 import { IoredisMemberClient } from '../redis/client.ts';
 import type { RedisMemberClient } from '../redis/client.ts';
+import { openRdbStream } from '../redis/rdb-stream.ts';
 import { MANAGED_BY, REPLICATION_LABEL } from '../redis/manifests.ts';
 import { kinds, USERS_BY_REPLICATION, USERS_BY_SECRET, usersByReplication } from './kinds.ts';
 import { coreEventType, EVENTS_BY_STATEFULSET, eventsByStatefulSet, isCreateOutcome, STATEFULSET_EVENTS_SCOPE } from './member-refusal.ts';
 import type { CoreEvent } from './member-refusal.ts';
 import { PODS_BY_REPLICATION, podsByReplication } from './members.ts';
+import { RedisBackupReconciler } from './redisbackup.reconciler.ts';
 import { RedisReplicationReconciler } from './redisreplication.reconciler.ts';
 import { RedisUserReconciler } from './redisuser.reconciler.ts';
 
@@ -35,15 +40,20 @@ export interface ControllerSetupDeps {
   readonly recorder: Recorder;
   /** Default: an {@link IoredisMemberClient} per call. */
   readonly memberClient?: (credentials: Credentials) => RedisMemberClient;
+  /** Where backups are written; default S3 through the AWS SDK. */
+  readonly backupStorage?: BackupStorage;
 }
 
 /** A registered controller, ready to be added to the manager. */
 export interface Runnables {
   readonly replications: { readonly name: string; start(signal: AbortSignal): Promise<void> };
   readonly users: { readonly name: string; start(signal: AbortSignal): Promise<void> };
+  readonly backups: { readonly name: string; start(signal: AbortSignal): Promise<void> };
 }
 
 const OWNED = `app.kubernetes.io/managed-by=${MANAGED_BY}`;
+/** The longest a RedisBackup's reconcile (the whole snapshot, streamed) may take. */
+const BACKUP_TIMEOUT_MS = 6 * 60 * 60_000;
 
 /**
  * Builds both controllers over the shared informers: owned kinds are watched only with the operator's
@@ -143,5 +153,41 @@ export function buildControllers(deps: ControllerSetupDeps, options: ControllerO
     .withOptions(options)
     .complete(new RedisUserReconciler({ client, recorder, memberClient, referenced, stores: { pods: pods.store, secrets: secrets.store, replications: replications.store } }));
 
-  return { replications: replicationController, users: userController };
+  const backupsByReplication = 'byReplication';
+  const backups = informers.informerFor<RedisBackup>(redisBackups.type, {
+    indexers: {
+      [backupsByReplication]: (b) => [`${b.metadata.namespace ?? ''}/${b.spec.replicationRef.name}`],
+      [USERS_BY_SECRET]: bySecretRef<RedisBackup>((b) => [b.spec.destination.s3.credentialsSecretRef.name]),
+    },
+  });
+  const pendingBackupsOf = (replicationKey: string): Request[] =>
+    backups.store.byIndex(backupsByReplication, replicationKey).filter((b) => b.status?.phase !== 'Succeeded' && b.status?.phase !== 'Failed').map(requestFor);
+  const backupController = new ControllerBuilder({ informers }, 'redisbackup')
+    .for(redisBackups.type)
+    .watches(redisReplications.type, (rr: RedisReplication) => pendingBackupsOf(objectKey(rr)))
+    .watches(
+      kinds.secret,
+      (secret: V1Secret) => {
+        const owner = controllerRefOf(secret);
+        return owner?.kind === redisReplications.kind ? pendingBackupsOf(`${secret.metadata?.namespace ?? ''}/${owner.name}`) : [];
+      },
+      { request: ownedSecrets },
+    )
+    .watches(secretChanges, (secret: PartialObjectMetadata) => backups.store.byIndex(USERS_BY_SECRET, objectKey(secret)).map(requestFor))
+    // A reconcile streams the whole snapshot: give it hours, not the default 5 minutes.
+    .withOptions({ ...options, reconcileTimeoutMs: BACKUP_TIMEOUT_MS })
+    .complete(
+      new RedisBackupReconciler({
+        client,
+        status: statusWriterFor(client, redisBackups.type),
+        recorder,
+        memberClient,
+        referenced,
+        openRdb: (source) => openRdbStream(source),
+        storage: deps.backupStorage ?? s3Storage(),
+        stores: { pods: pods.store, secrets: secrets.store, replications: replications.store },
+      }),
+    );
+
+  return { replications: replicationController, users: userController, backups: backupController };
 }

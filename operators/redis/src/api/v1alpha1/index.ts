@@ -1,13 +1,16 @@
 /** The kinds of `redis.domain-operators.io/v1alpha1`; `customResources` is what the CRD writer reads. */
 import type { CustomResourceKind } from '@domain-operators/reconcile';
+import { redisBackups } from './redisbackup.ts';
 import { redisReplications } from './redisreplication.ts';
 import { redisUsers } from './redisuser.ts';
 
 export { GROUP, VERSION } from './common.ts';
+export { BACKUP_PHASES, redisBackups } from './redisbackup.ts';
+export type { RedisBackup, RedisBackupSpec, RedisBackupStatus } from './redisbackup.ts';
 export { MANAGED_CONFIG_KEYS, redisReplications } from './redisreplication.ts';
 export type { RedisReplication, RedisReplicationSpec, RedisReplicationStatus } from './redisreplication.ts';
 export { redisUsers } from './redisuser.ts';
 export type { RedisUser, RedisUserSpec } from './redisuser.ts';
 
 /** Every kind of this API version, for the CRD writer and for installing the CRDs in tests. */
-export const customResources: readonly CustomResourceKind[] = [redisReplications, redisUsers];
+export const customResources: readonly CustomResourceKind[] = [redisReplications, redisUsers, redisBackups];
