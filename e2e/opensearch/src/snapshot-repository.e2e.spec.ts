@@ -131,6 +131,10 @@ afterAll(async () => {
     await os('DELETE', `/_snapshot/${name}`).catch(() => undefined);
   }
   await os('DELETE', `/e2e-ossr-${sfx}-*`).catch(() => undefined);
+  // This run's folders under path.repo (unregistered above, so OpenSearch holds none of them open).
+  for (const entry of existsSync(openSearch.snapshotDir) ? readdirSync(openSearch.snapshotDir) : []) {
+    if (entry.startsWith(`e2e-${sfx}-`)) rmSync(join(openSearch.snapshotDir, entry), { recursive: true, force: true });
+  }
 });
 
 describe('OpenSearchSnapshotRepository against the real OpenSearch', () => {
