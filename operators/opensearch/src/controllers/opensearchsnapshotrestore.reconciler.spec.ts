@@ -33,7 +33,7 @@ function restoreOf(spec: Partial<OpenSearchSnapshotRestore['spec']>, status?: Op
 const context: ReconcileContext = { request: { namespace: 'team-a', name: 'back' }, reconcileId: 'test', log: silentLogger, signal: new AbortController().signal };
 
 /** A reconciler over the fakes; `clock.ms` is its wall clock. */
-function setup(object: OpenSearchSnapshotRestore, options: { readonly repository?: OpenSearchSnapshotRepository; readonly reconciler?: SnapshotRestoreOptions } = {}) {
+function setup(object: OpenSearchSnapshotRestore, options: { readonly repository?: OpenSearchSnapshotRepository; readonly reconciler?: SnapshotRestoreOptions; readonly others?: readonly OpenSearchSnapshotRestore[] } = {}) {
   const openSearch = new FakeSnapshotOpenSearch();
   openSearch.addSnapshot('backups', { name: 'nightly', indices: ['team-a-logs', 'team-a-metrics', 'team-b-logs'] });
   const objects = new FakeRestoreObjects(object);
@@ -45,6 +45,7 @@ function setup(object: OpenSearchSnapshotRestore, options: { readonly repository
         connections: fakeConnections(openSearch.api(), ['team-a', 'team-b']),
         repositories: mapStore(new Map([['backups', options.repository ?? repository({ tenant: 'yes' })]])),
         namespaces: mapStore(new Map([['team-a', namespace]])),
+        restores: mapStore(new Map((options.others ?? []).map((other) => [`${other.metadata.namespace ?? ''}/${other.metadata.name ?? ''}`, other]))),
         status: objects,
         events,
         now: () => new Date(clock.ms),
@@ -166,6 +167,15 @@ describe('OpenSearchSnapshotRestore', () => {
     t.openSearch.addSnapshot('backups', { name: 'later', indices: ['team-a-logs'] });
     await t.reconcile();
     expect(t.restores()).toHaveLength(1);
+  });
+
+  it('waits while another restore of the connection runs into the same names, and then sees the index as existing', async () => {
+    const other = { ...restoreOf({}, { phase: 'Running', restoredIndices: ['team-a-logs'] }), metadata: { namespace: 'team-a', name: 'first', uid: 'first-uid', generation: 1 } };
+    const t = setup(restoreOf({}), { others: [other] });
+    expect(await t.reconcile()).toEqual({ kind: 'requeueAfter', delayMs: 1_000 });
+    expect(t.restores()).toEqual([]);
+    expect(t.objects.current.status?.phase).toBe('Pending');
+    expect(t.ready()).toMatchObject({ reason: 'ResourceConflict', message: 'OpenSearchSnapshotRestore team-a/first is restoring team-a-logs on this connection; waiting for it to finish' });
   });
 
   it('fails with RestoreFailed when OpenSearch refuses the call with a 400', async () => {

@@ -6,7 +6,8 @@
  * namespace's tenancy on it), the `OpenSearchSnapshotRepository` (it must exist, be on the same connection and admit
  * the namespace by its `tenancy.namespaceSelector`), the snapshot (`spec.snapshot`, or for `latestOf` the newest
  * SUCCESS snapshot named like the policy's, chosen once and kept in `status.snapshot`), the plan (`restore-plan.ts`:
- * patterns and renamed names inside the prefix), and that no target index exists (`IndexExists`). A refusal is
+ * patterns and renamed names inside the prefix), that no other restore of the cache is running into the same
+ * names (`ResourceConflict`: this one waits), and that no target index exists (`IndexExists`). A refusal is
  * terminal: phase `Failed`, `Ready=False` with its reason, a Warning Event, nothing changed in OpenSearch. A missing
  * or unfinished snapshot keeps the phase `Pending` and is looked at again (`SnapshotNotFound`, `SnapshotInProgress`);
  * a connection, namespace or repository that is not there yet is retried like any dependency.
@@ -80,6 +81,8 @@ export interface SnapshotRestoreDeps {
   readonly connections: Connections;
   readonly repositories: StoreSource<OpenSearchSnapshotRepository>;
   readonly namespaces: StoreSource<V1Namespace>;
+  /** This kind's own cache: another restore running into the same names makes this one wait. */
+  readonly restores: StoreSource<OpenSearchSnapshotRestore>;
   readonly status: RestoreStatusWriter;
   readonly events: Recorder;
   /** Wall-clock time for status times; default `new Date()`. */
@@ -164,6 +167,12 @@ export class SnapshotRestoreReconciler implements Reconciler<OpenSearchSnapshotR
       await this.#fail(object, prepared.reason, prepared.message, context, prepared.snapshot === undefined ? {} : { snapshot: prepared.snapshot });
       return Result.done();
     }
+    const rival = this.#rival(object, prepared.targets);
+    if (rival !== undefined) {
+      const message = `OpenSearchSnapshotRestore ${rival.name} is restoring ${rival.indices.join(', ')} on this connection; waiting for it to finish`;
+      await this.#write(object, { conditions: both('False', Reasons.resourceConflict, message), fields: { phase: 'Pending' } }, context);
+      return Result.requeueAfter(this.#options.pollIntervalMs);
+    }
     const existing = await this.#observe(prepared, context);
     const taken = existing.filter((o) => o.exists).map((o) => o.target);
     if (taken.length > 0) {
@@ -209,6 +218,20 @@ export class SnapshotRestoreReconciler implements Reconciler<OpenSearchSnapshotR
       const ahead = await this.#write(object, { fields: { restoredIndices: targets } }, context);
       return this.#call(ahead ?? object, prepared, context);
     });
+  }
+
+  /**
+   * Another cached restore on the same connection that is `Running` into one of `targets` (its own restore would
+   * otherwise be taken for ours, since both come from OpenSearch's view of the same indices). Reads the cache only.
+   */
+  #rival(object: OpenSearchSnapshotRestore, targets: readonly RestoreTarget[]): { readonly name: string; readonly indices: readonly string[] } | undefined {
+    const names = new Set(targets.map((t) => t.target));
+    for (const other of this.#deps.restores.store.list()) {
+      if (other.metadata.uid === object.metadata.uid || other.spec.connectionRef.name !== object.spec.connectionRef.name || other.status?.phase !== 'Running') continue;
+      const shared = (other.status.restoredIndices ?? []).filter((index) => names.has(index));
+      if (shared.length > 0) return { name: `${other.metadata.namespace ?? ''}/${other.metadata.name ?? ''}`, indices: shared };
+    }
+    return undefined;
   }
 
   /** The cached repository resource a restore names; a {@link DependencyError} while it is not there. */
@@ -449,6 +472,7 @@ export function snapshotRestoreController(deps: ManagedControllerDeps & { readon
       connections: deps.connections,
       repositories: deps.informers.informerFor(openSearchSnapshotRepositories.type),
       namespaces: deps.informers.informerFor(coreTypes.namespace),
+      restores: informer,
       status: restoreStatusWriter(deps.client),
       events: deps.events,
     },
