@@ -171,7 +171,7 @@ async function converged(what: string, after?: AfterRebuild): Promise<{ topics: 
             (after !== undefined && u.status?.credential?.clusterId !== after.clusterId),
         ),
       ].map((o) => `${o.metadata.name ?? ''}: ${JSON.stringify(o.status?.conditions?.map((c) => `${c.type}=${c.status}/${c.reason}`))}`);
-      last = waiting.join('; ');
+      last = [`${String(topics.length)}/${String(TOPICS.length)} KafkaTopics, ${String(users.length)}/2 KafkaUsers`, ...waiting].join('; ');
       return topics.length === TOPICS.length && users.length === 2 && waiting.length === 0 ? { topics, users } : undefined;
     },
     { timeoutMs: 120_000, intervalMs: 500, what },
