@@ -27,7 +27,11 @@ export const OpenSearchSnapshotRepositorySpec = Type.Object(
       jsonObject('The repository settings, passed to OpenSearch as it takes them (fs: location, compress; s3: bucket, base_path, region, …). Never credentials: those live in the keystore.'),
     ),
     verify: Type.Optional(
-      Type.Boolean({ description: 'Run the repository verification API on create and at every drift check; its result is the Verified condition. Default true.', default: true }),
+      Type.Boolean({
+        description:
+          'Run the repository verification API after registering it and at every drift check: the nodes that verified it are status.verifiedNodes, a failure is RepositoryVerificationFailed (Synced, and Ready until it was first Ready), retried. Default true.',
+        default: true,
+      }),
     ),
     tenancy: Type.Optional(
       Type.Object(
