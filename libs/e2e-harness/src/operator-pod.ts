@@ -170,14 +170,7 @@ class PodOperator implements OperatorProcess {
     } catch (err) {
       throw new OperatorStartError(`${this.system}-operator not available within ${timeoutMs} ms: ${(err as Error).message}`, undefined, await this.#describePods());
     }
-    const service: V1Service = await this.#admin.client.get(coreTypes.service, { namespace: this.namespace, name: `${this.installation.deployment.metadata?.name ?? ''}-metrics` });
-    // Ready Pods reach the Service's EndpointSlice and then kube-proxy's rules a moment later (until then the
-    // ClusterIP refuses connections): started means reachable through the chart's Service.
-    try {
-      this.#metricsUrl = await waitMetricsThroughService(this.#admin.client, service, this.#pod);
-    } catch (err) {
-      throw new OperatorStartError(`${this.system}-operator: ${(err as Error).message}`, undefined, await this.#describePods());
-    }
+    await this.#resolveMetrics();
     const token = await requestServiceAccountToken(this.#admin.rest, { namespace: this.namespace, serviceAccount: this.serviceAccount });
     await mkdir(dirname(this.kubeconfigPath), { recursive: true });
     const name = `system:serviceaccount:${this.namespace}:${this.serviceAccount}`;
@@ -234,6 +227,8 @@ class PodOperator implements OperatorProcess {
       }
     }
     this.#pod = await this.#waitAvailable(120_000, old?.metadata?.uid);
+    // A new Pod has a new address.
+    await this.#resolveMetrics();
   }
 
   async stop(): Promise<void> {
@@ -324,6 +319,19 @@ class PodOperator implements OperatorProcess {
       },
       { timeoutMs, intervalMs: 250, what: `Deployment ${this.namespace}/${name} available` },
     );
+  }
+
+  /**
+   * Sets {@link metricsUrl} to the followed Pod's metrics as its chart's Service reaches them (its EndpointSlice, as
+   * Prometheus scrapes). Throws {@link OperatorStartError} with the Pods' state when that does not happen in time.
+   */
+  async #resolveMetrics(): Promise<void> {
+    const service: V1Service = await this.#admin.client.get(coreTypes.service, { namespace: this.namespace, name: `${this.installation.deployment.metadata?.name ?? ''}-metrics` });
+    try {
+      this.#metricsUrl = await waitMetricsThroughService(this.#admin.client, service, this.#pod);
+    } catch (err) {
+      throw new OperatorStartError(`${this.system}-operator: ${(err as Error).message}`, undefined, await this.#describePods());
+    }
   }
 
   /** Phase, container states and events of the operator's Pods, for a start error. */

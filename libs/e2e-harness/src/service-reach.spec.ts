@@ -1,9 +1,13 @@
-import type { V1Pod, V1Service } from '@kubernetes/client-node';
+import type { V1EndpointSlice } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { describeEndpointSlices, targetPort } from './service-reach.ts';
+import { describeEndpointSlices, metricsEndpoint } from './service-reach.ts';
 
-const service = (target: number | string | undefined): V1Service => ({ spec: { ports: [{ name: 'metrics', port: 8080, ...(target === undefined ? {} : { targetPort: target }) }] } });
-const pod: V1Pod = { spec: { containers: [{ name: 'operator', ports: [{ name: 'probes', containerPort: 8081 }, { name: 'metrics', containerPort: 9090 }] }] } };
+const slice = (ready: boolean, port = 'metrics'): V1EndpointSlice => ({
+  addressType: 'IPv4',
+  metadata: { name: 'op-metrics-abc' },
+  endpoints: [{ addresses: ['10.244.0.7'], conditions: { ready } }],
+  ports: [{ name: port, port: 8080 }],
+});
 
 describe('describeEndpointSlices', () => {
   it('says when the controller has written no slice', () => {
@@ -23,16 +27,16 @@ describe('describeEndpointSlices', () => {
   });
 });
 
-describe('targetPort', () => {
-  it('takes a numeric target as is', () => {
-    expect(targetPort(service(8443), pod)).toBe(8443);
+describe('metricsEndpoint', () => {
+  it("is the Pod's address and the slice's metrics port once the Pod is a ready endpoint", () => {
+    expect(metricsEndpoint([slice(true)], '10.244.0.7')).toBe('http://10.244.0.7:8080');
   });
 
-  it("resolves a named target through the Pod's container ports", () => {
-    expect(targetPort(service('metrics'), pod)).toBe(9090);
-  });
-
-  it('has no answer when the Pod lacks the named port', () => {
-    expect(targetPort(service('other'), pod)).toBeUndefined();
+  it('is not there while the Pod is absent, not ready, or listed on another port only', () => {
+    expect(metricsEndpoint([], '10.244.0.7')).toBeUndefined();
+    expect(metricsEndpoint([slice(false)], '10.244.0.7')).toBeUndefined();
+    expect(metricsEndpoint([slice(true, 'probes')], '10.244.0.7')).toBeUndefined();
+    expect(metricsEndpoint([slice(true)], '10.244.0.8')).toBeUndefined();
+    expect(metricsEndpoint([slice(true)], undefined)).toBeUndefined();
   });
 });

@@ -7,9 +7,9 @@ import { eventually } from './wait.ts';
 const endpointSliceType = resourceType<V1EndpointSlice>({ group: 'discovery.k8s.io', version: 'v1', kind: 'EndpointSlice', plural: 'endpointslices', namespaced: true });
 
 /**
- * How long a Ready Pod may take to answer through its Service. The path has two asynchronous hops: the EndpointSlice
- * controller writes the Pod's address (it retries "informer cache is out of date" with a backoff that doubles from
- * 1 s, so a loaded control plane can take a minute or more), then kube-proxy writes the DNAT rules.
+ * How long a Ready Pod may take to appear, ready and on the metrics port, in its Service's EndpointSlice. The
+ * EndpointSlice controller retries "informer cache is out of date" with a backoff that doubles from 1 s, so a
+ * loaded control plane can take a minute or more.
  */
 export const SERVICE_REACH_TIMEOUT_MS = 180_000;
 
@@ -29,38 +29,44 @@ export function describeEndpointSlices(service: string, slices: readonly V1Endpo
 }
 
 /**
- * Waits until `GET <clusterIP>:<port>/metrics` answers 200 through `service` (the chart's metrics Service) and
- * returns that base URL. On timeout it rejects with what each hop showed last: the Service's EndpointSlices and
- * whether `pod` answered at its own address and the Service's target port, so a failure says which hop lagged.
+ * The `http://<address>:<port>` at which `slices` list `podIp` as a ready endpoint of the port named `metrics`, or
+ * `undefined` when they do not (yet). Pure.
  */
-export async function waitMetricsThroughService(client: Client, service: V1Service, pod: V1Pod | undefined, timeoutMs = SERVICE_REACH_TIMEOUT_MS): Promise<string> {
-  const port = service.spec?.ports?.find((p) => p.name === 'metrics')?.port ?? 8080;
-  const url = `http://${service.spec?.clusterIP ?? ''}:${port}`;
-  const name = service.metadata?.name ?? '';
-  try {
-    await eventually(async () => ((await scrapeMetrics(url).then(() => true, () => false)) ? true : undefined), { timeoutMs, intervalMs: 250, what: `metrics through Service ${name} (${url})` });
-    return url;
-  } catch (err) {
-    const slices = await client
-      .list(endpointSliceType, { namespace: service.metadata?.namespace ?? '', labelSelector: `kubernetes.io/service-name=${name}` })
-      .then((list) => describeEndpointSlices(name, list.items), (e: unknown) => `EndpointSlices unreadable: ${(e as Error).message}`);
-    const podIp = pod?.status?.podIP;
-    const target = targetPort(service, pod);
-    const direct =
-      podIp === undefined || target === undefined
-        ? 'the Pod has no IP or no port the Service targets'
-        : await scrapeMetrics(`http://${podIp}:${target}`).then(
-            () => `the Pod answers at ${podIp}:${target} directly`,
-            (e: unknown) => `the Pod does not answer at ${podIp}:${target} either: ${(e as Error).message}`,
-          );
-    throw new Error(`${(err as Error).message}; ${slices}; ${direct}`, { cause: err });
+export function metricsEndpoint(slices: readonly V1EndpointSlice[], podIp: string | undefined): string | undefined {
+  if (podIp === undefined) return undefined;
+  for (const slice of slices) {
+    const port = slice.ports?.find((p) => p.name === 'metrics')?.port;
+    const listed = slice.endpoints?.some((e) => e.conditions?.ready === true && e.addresses.includes(podIp)) === true;
+    if (port !== undefined && listed) return `http://${podIp}:${port}`;
   }
+  return undefined;
 }
 
-/** The container port number the Service's `metrics` port targets on `pod` (a named target resolves through the Pod's container ports). Pure. */
-export function targetPort(service: V1Service, pod: V1Pod | undefined): number | undefined {
-  const target = service.spec?.ports?.find((p) => p.name === 'metrics')?.targetPort;
-  if (typeof target === 'number') return target;
-  const ports = pod?.spec?.containers.flatMap((c) => c.ports ?? []) ?? [];
-  return ports.find((p) => p.name === (target ?? 'metrics'))?.containerPort;
+/**
+ * Waits until `service` (the chart's metrics Service) reaches `pod`'s metrics the way Prometheus does through a
+ * ServiceMonitor: its EndpointSlice lists the Pod as ready on the port named `metrics`, and `GET /metrics` at that
+ * address and port answers 200. Resolves with that base URL. Not through the ClusterIP: the DNAT to it is the node's
+ * kube-proxy's job, and a check through it failed for 180 s with the EndpointSlice ready and the Pod answering
+ * directly (the policy e2e of 2026-12-01 19:23, a Service recreated under the same name). On timeout it rejects with
+ * what it saw last: the Service's EndpointSlices and the last scrape error.
+ */
+export async function waitMetricsThroughService(client: Client, service: V1Service, pod: V1Pod | undefined, timeoutMs = SERVICE_REACH_TIMEOUT_MS): Promise<string> {
+  const name = service.metadata?.name ?? '';
+  const namespace = service.metadata?.namespace ?? '';
+  const podIp = pod?.status?.podIP;
+  let slices: readonly V1EndpointSlice[] = [];
+  try {
+    return await eventually(
+      async () => {
+        slices = (await client.list(endpointSliceType, { namespace, labelSelector: `kubernetes.io/service-name=${name}` })).items;
+        const url = metricsEndpoint(slices, podIp);
+        if (url === undefined) return undefined;
+        await scrapeMetrics(url);
+        return url;
+      },
+      { timeoutMs, intervalMs: 250, what: `Pod ${podIp ?? '(no IP)'} ready on port metrics of Service ${name}, answering /metrics` },
+    );
+  } catch (err) {
+    throw new Error(`${(err as Error).message}; ${describeEndpointSlices(name, slices)}`, { cause: err });
+  }
 }
