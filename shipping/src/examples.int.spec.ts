@@ -17,7 +17,7 @@ import { REPO_ROOT } from './repo.ts';
 /** Stand-ins for testenv's env.json (the dry run checks shapes, not addresses or logins). */
 const STAND_IN_ENV: TestEnv = {
   kafka: { bootstrapServers: ['127.0.0.1:19092'], superUser: { username: 'admin', password: 'stand-in', mechanism: 'SCRAM-SHA-512' }, version: '4' },
-  opensearch: { url: 'http://127.0.0.1:19200', adminUser: { username: 'admin', password: 'stand-in' }, version: '2', ism: false },
+  opensearch: { url: 'http://127.0.0.1:19200', adminUser: { username: 'admin', password: 'stand-in' }, version: '2', ism: false, snapshotDir: '/tmp/stand-in-snapshots' },
   node: {
     name: 'testenv-node',
     ip: '10.244.0.1',

@@ -33,5 +33,13 @@ describe('referencesOf', () => {
     expect(referencesOf({ apiVersion: 'redis.domain-operators.io/v1alpha1', kind: 'RedisUser', metadata: { name: 'u', namespace: 't' }, spec: { replicationRef: { name: 'cache' } } } as KubernetesObject)).toEqual([
       'RedisReplication/t/cache',
     ]);
+    expect(
+      referencesOf({
+        apiVersion: 'redis.domain-operators.io/v1alpha1',
+        kind: 'RedisBackup',
+        metadata: { name: 'b', namespace: 't' },
+        spec: { replicationRef: { name: 'cache' }, destination: { s3: { bucket: 'x', credentialsSecretRef: { name: 's3' } } } },
+      } as KubernetesObject),
+    ).toEqual(['Secret/t/s3', 'RedisReplication/t/cache']);
   });
 });

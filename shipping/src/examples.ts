@@ -11,8 +11,8 @@ export const EXAMPLE_SYSTEMS = ['kafka', 'opensearch', 'redis'] as const;
 
 /**
  * The references between example objects as `Kind/namespace/name` keys (cluster-scoped: empty namespace), each of
- * which another example must define: Secrets of connections, connections, the RedisReplication of a RedisUser and
- * the OpenSearchRole of a binding. Pure.
+ * which another example must define: Secrets of connections and of a RedisBackup's S3 destination, connections, the
+ * RedisReplication of a RedisUser or RedisBackup and the OpenSearchRole of a binding. Pure.
  */
 export function referencesOf(object: KubernetesObject): string[] {
   const spec = (object as { spec?: Record<string, unknown> }).spec ?? {};
@@ -23,6 +23,7 @@ export function referencesOf(object: KubernetesObject): string[] {
     (spec['sasl'] as { secretRef?: { namespace: string; name: string } } | undefined)?.secretRef,
     spec['credentialsSecretRef'] as { namespace: string; name: string } | undefined,
     (spec['tls'] as { caSecretRef?: { namespace: string; name: string } } | undefined)?.caSecretRef,
+    backupCredentials(spec, namespace),
   ];
   const named = (key: string): string | undefined => (spec[key] as { name?: string } | undefined)?.name;
   const connection = named('connectionRef');
@@ -34,6 +35,12 @@ export function referencesOf(object: KubernetesObject): string[] {
     ...(replication !== undefined ? [`RedisReplication/${namespace}/${replication}`] : []),
     ...(role !== undefined ? [`OpenSearchRole/${namespace}/${role}`] : []),
   ];
+}
+
+/** A RedisBackup's S3 credentials Secret (in its own namespace), or `undefined` for any other spec. Pure. */
+function backupCredentials(spec: Readonly<Record<string, unknown>>, namespace: string): { namespace: string; name: string } | undefined {
+  const name = (spec['destination'] as { s3?: { credentialsSecretRef?: { name?: string } } } | undefined)?.s3?.credentialsSecretRef?.name;
+  return name === undefined ? undefined : { namespace, name };
 }
 
 /** The CRDs of `charts/<system>-operator/crds`, as objects. */

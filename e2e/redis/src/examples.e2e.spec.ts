@@ -5,11 +5,16 @@
 // this run touches nobody else's objects; the Redis operator needs no connection, so nothing in the examples depends
 // on where it runs), and, on testenv, the RedisReplication's `image`: the example's `redis:7.2` cannot be pulled
 // there, so it runs the node's Redis image (Debian's redis-server 7.0; `redisImage()`). Members, resources, storage,
-// config, failover and the user's rules stay as the examples have them.
+// config, failover and the user's rules stay as the examples have them. On testenv the RedisBackup's destination and
+// its Secret point at testenv's S3 server (its endpoint, path-style, its credentials, the example's bucket created
+// there); on an existing cluster, which has no S3 server of ours, the backup example is left out.
 import type { KubernetesObject, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
-import { adminClient, ExampleRun, randomSuffix, startOperator, waitForCondition } from '@domain-operators/e2e-harness';
+import { adminClient, ExampleRun, randomSuffix, startOperator, targetsExistingCluster, waitForCondition } from '@domain-operators/e2e-harness';
 import type { OperatorProcess } from '@domain-operators/e2e-harness';
+import { CreateBucketCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { coreTypes, isNotFound, requestFor as request, resourceType } from '@domain-operators/reconcile';
+import { ensureTestEnv } from '@domain-operators/testenv';
+import type { S3Info } from '@domain-operators/testenv';
 import type { Client } from '@domain-operators/reconcile';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attempt, command, deleteNamespace, eventually, memberPods, objectNames, operatorPassword, redisImage, ROLE_LABEL, secretValue } from './fixtures.ts';
@@ -39,8 +44,36 @@ function withRedisImage(object: KubernetesObject, image: string): KubernetesObje
   return copy;
 }
 
+/** What the suite reads of the example RedisBackup. */
+interface ExampleBackup extends KubernetesObject {
+  spec: { destination: { s3: { endpoint?: string; bucket: string; region?: string; forcePathStyle?: boolean; credentialsSecretRef: { name: string } } } };
+  status?: { phase?: string; location?: string; sizeBytes?: number };
+}
+
+/**
+ * The example objects as this environment can run them: on testenv, the RedisBackup's destination at `s3` and its
+ * credentials Secret holding `s3`'s keys; without `s3`, every object but the backup and its Secret. Pure.
+ */
+function forBackups(objects: readonly KubernetesObject[], s3: S3Info | undefined): KubernetesObject[] {
+  const backups = objects.filter((o) => o.kind === 'RedisBackup') as ExampleBackup[];
+  const secretNames = new Set(backups.map((b) => b.spec.destination.s3.credentialsSecretRef.name));
+  if (s3 === undefined) return objects.filter((o) => o.kind !== 'RedisBackup' && !(o.kind === 'Secret' && secretNames.has(o.metadata?.name ?? '')));
+  return objects.map((object) => {
+    if (object.kind === 'RedisBackup') {
+      const copy = structuredClone(object) as ExampleBackup;
+      copy.spec.destination.s3 = { ...copy.spec.destination.s3, endpoint: s3.endpoint, region: s3.region, forcePathStyle: true };
+      return copy;
+    }
+    if (object.kind === 'Secret' && secretNames.has(object.metadata?.name ?? '')) {
+      return { ...object, stringData: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey } } as KubernetesObject;
+    }
+    return object;
+  });
+}
+
 let client: Client;
 let c: Cluster;
+let s3: S3Info | undefined;
 let operator: OperatorProcess | undefined;
 let image = '';
 const typeOf = (object: KubernetesObject) => run.typeOf(object);
@@ -72,7 +105,17 @@ beforeAll(async () => {
   operator = await startOperator({ system: 'redis' });
   run.useCrds(operator.installation.rendered);
   image = await redisImage();
-  await run.apply(client, run.examples.map((object) => withRedisImage(object, image)));
+  if (!targetsExistingCluster()) {
+    s3 = (await ensureTestEnv(['s3'])).s3;
+    const buckets = new S3Client({ endpoint: s3.endpoint, region: s3.region, forcePathStyle: true, credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey } });
+    for (const backup of run.examples.filter((o) => o.kind === 'RedisBackup') as ExampleBackup[]) {
+      await buckets.send(new CreateBucketCommand({ Bucket: backup.spec.destination.s3.bucket })).catch((err: unknown) => {
+        if ((err as { name?: string }).name !== 'BucketAlreadyOwnedByYou' && (err as { name?: string }).name !== 'BucketAlreadyExists') throw err;
+      });
+    }
+    buckets.destroy();
+  }
+  await run.apply(client, forBackups(run.examples, s3).map((object) => withRedisImage(object, image)));
 });
 
 afterAll(async () => {
@@ -104,7 +147,8 @@ afterAll(async () => {
 
 describe('examples/redis applied for real', () => {
   it('has every custom resource Ready=True at its current generation', async () => {
-    expect(resources.map((object) => object.kind).sort()).toEqual(['RedisReplication', 'RedisUser']);
+    const kinds = resources.map((object) => object.kind).sort();
+    expect(kinds).toEqual(targetsExistingCluster() ? ['RedisReplication', 'RedisUser'] : ['RedisBackup', 'RedisReplication', 'RedisUser']);
     await Promise.all(resources.map((object) => waitForCondition(client, typeOf(object), request(object), 'Ready', 'True', 90_000)));
   });
 
@@ -145,6 +189,23 @@ describe('examples/redis applied for real', () => {
     // The default user's password is generated into <name>-auth and logs in.
     const authPassword = secretValue(await client.get(coreTypes.secret, { namespace, name: objectNames(example.metadata.name ?? '').authSecret }), 'password');
     expect(await attempt(primary, authPassword, ['PING'], 'default')).toBe('OK');
+  });
+
+  it.skipIf(targetsExistingCluster())("RedisBackup: the example's backup is stored under its own key in the example's bucket and prefix", async () => {
+    const example = only('RedisBackup') as ExampleBackup;
+    const backup = (await waitForCondition(client, typeOf(example), request(example), 'Ready', 'True', 180_000)) as ExampleBackup;
+    const bucket = example.spec.destination.s3.bucket;
+    expect(backup.status?.phase).toBe('Succeeded');
+    const prefix = `s3://${bucket}/redis/${example.metadata?.namespace ?? ''}/cache/`;
+    expect(backup.status?.location?.startsWith(prefix), backup.status?.location).toBe(true);
+    if (s3 === undefined) throw new Error('no S3 server');
+    const reader = new S3Client({ endpoint: s3.endpoint, region: s3.region, forcePathStyle: true, credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey } });
+    try {
+      const head = await reader.send(new HeadObjectCommand({ Bucket: bucket, Key: backup.status?.location?.slice(`s3://${bucket}/`.length) }));
+      expect(head.ContentLength).toBe(backup.status?.sizeBytes);
+    } finally {
+      reader.destroy();
+    }
   });
 
   it("RedisUser: the ACL user exists on every member with the example's rules, its generated password logs in, and its keys are limited to orders:*", async () => {

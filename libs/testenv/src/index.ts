@@ -4,7 +4,7 @@
  */
 export type { ComponentName } from './component.ts';
 export { COMPONENT_NAMES } from './components.ts';
-export type { ApiserverInfo, KafkaInfo, OpenSearchInfo, RedisInfo, SaslUser, TestEnv } from './env-file.ts';
+export type { ApiserverInfo, KafkaInfo, OpenSearchInfo, RedisInfo, S3Info, SaslUser, TestEnv } from './env-file.ts';
 export { readEnvFile } from './env-file.ts';
 export { downEnvironment, environmentStatus, upEnvironment } from './environment.ts';
 export type { EnvironmentOptions, EnvironmentStatus } from './environment.ts';
