@@ -9,10 +9,15 @@
 // roles, templates, settings, mappings, aliases, permissions and attributes stay as the examples have them. All
 // objects are applied at once, so the operator may meet the index template before its component template exists
 // (OpenSearch refuses it; the operator retries it as DependencyNotReady), and deleted at once, so the component
-// template may be deleted while the index template still uses it (refused, retried the same way).
-import type { KubernetesObject, V1Secret } from '@kubernetes/client-node';
+// template may be deleted while the index template still uses it (refused, retried the same way). The snapshot
+// repository's `location` is the one path specific to the machine: on testenv it moves under the node's `path.repo`
+// (env.json `opensearch.snapshotDir`); an existing cluster, whose path.repo this suite cannot know, runs the examples
+// without the three snapshot kinds.
 import { readFileSync } from 'node:fs';
-import { adminClient, backendsUnderTest, deleteNamespace, eventually, ExampleRun, randomSuffix, startOperator, waitForCondition } from '@domain-operators/e2e-harness';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { KubernetesObject, V1Secret } from '@kubernetes/client-node';
+import { adminClient, backendsUnderTest, deleteNamespace, eventually, ExampleRun, randomSuffix, startOperator, targetsExistingCluster, waitForCondition } from '@domain-operators/e2e-harness';
 import type { OperatorProcess } from '@domain-operators/e2e-harness';
 import { coreTypes, requestFor as request } from '@domain-operators/reconcile';
 import type { Client, Condition } from '@domain-operators/reconcile';
@@ -77,8 +82,34 @@ function atOpenSearchUnderTest(objects: readonly KubernetesObject[], openSearch:
   });
 }
 
+/** The folders this run's snapshot repositories use (removed at the end). */
+const snapshotFolders: string[] = [];
+
+/** The kinds of the snapshot examples, run only where the snapshot folder is known. */
+const SNAPSHOT_KINDS: ReadonlySet<string> = new Set(['OpenSearchSnapshotRepository', 'OpenSearchSnapshotPolicy', 'OpenSearchSnapshotRestore']);
+
+/**
+ * The examples with the snapshot repository's `location` under `snapshotDir` (its last path element kept, the run's
+ * suffix added, and remembered in `snapshotFolders`); without `snapshotDir`, the examples without the snapshot kinds.
+ */
+function atSnapshotFolder(objects: readonly KubernetesObject[], snapshotDir: string | undefined): KubernetesObject[] {
+  if (snapshotDir === undefined) return objects.filter((object) => !SNAPSHOT_KINDS.has(object.kind ?? ''));
+  return objects.map((object) => {
+    if (object.kind !== 'OpenSearchSnapshotRepository') return object;
+    const repository = structuredClone(object) as Resource;
+    const settings = (repository.spec['settings'] ?? {}) as Record<string, unknown>;
+    const location = settings['location'];
+    const folder = (typeof location === 'string' ? location : 'backups').split('/').pop() ?? 'backups';
+    const moved = join(snapshotDir, `${folder}-${suffix}`);
+    snapshotFolders.push(moved);
+    repository.spec['settings'] = { ...settings, location: moved };
+    return repository;
+  });
+}
+
 let client: Client;
 let openSearch: OpenSearchInfo;
+let snapshotDir: string | undefined;
 let os: OpenSearchRequest;
 let operator: OperatorProcess | undefined;
 const typeOf = (object: KubernetesObject) => run.typeOf(object);
@@ -104,7 +135,8 @@ beforeAll(async () => {
   os = openSearchRequests(openSearch);
   operator = await startOperator({ system: 'opensearch' });
   run.useCrds(operator.installation.rendered);
-  await run.apply(client, atOpenSearchUnderTest(examples, openSearch));
+  snapshotDir = targetsExistingCluster() ? undefined : openSearch.snapshotDir;
+  await run.apply(client, atSnapshotFolder(atOpenSearchUnderTest(examples, openSearch), snapshotDir));
 });
 
 /**
@@ -138,6 +170,9 @@ afterAll(async () => {
     await client.patch(typeOf(object), request(object), { type: 'merge', body: { metadata: { finalizers: null } } }).catch(() => undefined);
   }
   for (const object of resources.filter((o) => o.metadata?.namespace === undefined)) await client.delete(typeOf(object), request(object)).catch(() => undefined);
+  // The repository is Retain: unregister it here, and remove its folder with the snapshots the policy took.
+  for (const repository of resources.filter((o) => o.kind === 'OpenSearchSnapshotRepository')) await os('DELETE', `/_snapshot/${repository.metadata?.name ?? ''}`).catch(() => undefined);
+  for (const folder of snapshotFolders) await rm(folder, { recursive: true, force: true });
   for (const namespace of namespaces) await deleteNamespace(namespace);
   // Whatever a failed step left behind in OpenSearch (the index made by hand below included).
   const tenant = only('OpenSearchIndex').metadata?.namespace ?? '';
@@ -160,10 +195,37 @@ describe('examples/opensearch applied for real', () => {
       'OpenSearchIndexTemplate',
       'OpenSearchRole',
       'OpenSearchRoleBinding',
+      ...(snapshotDir === undefined ? [] : ['OpenSearchSnapshotPolicy', 'OpenSearchSnapshotRepository', 'OpenSearchSnapshotRestore']),
       'OpenSearchUser',
     ]);
-    await Promise.all(resources.map(ready));
+    // A restore of the policy's newest snapshot waits for the snapshot the policy's snapshot-now takes.
+    await Promise.all(resources.map((object) => (SNAPSHOT_KINDS.has(object.kind ?? '') ? waitForCondition(client, typeOf(object), request(object), 'Ready', 'True', 240_000) : ready(object))));
   });
+
+  it.skipIf(targetsExistingCluster())(
+    "snapshots: the repository verified, the policy's snapshot-now snapshot listed by OpenSearch, and the restore drill's index beside the live one",
+    async () => {
+      const repository = (await waitForCondition(client, typeOf(only('OpenSearchSnapshotRepository')), request(only('OpenSearchSnapshotRepository')), 'Ready', 'True', 240_000)) as Resource;
+      expect((repository.status as { verifiedNodes?: string[] } | undefined)?.verifiedNodes?.length).toBeGreaterThan(0);
+      const name = repository.metadata?.name ?? '';
+      const policy = (await waitForCondition(client, typeOf(only('OpenSearchSnapshotPolicy')), request(only('OpenSearchSnapshotPolicy')), 'Ready', 'True', 240_000)) as Resource;
+      const last = (policy.status as { lastSnapshot?: { name: string; state: string } } | undefined)?.lastSnapshot;
+      expect(last?.state).toBe('SUCCESS');
+      expect(last?.name).toMatch(new RegExp(`^${policy.metadata?.namespace ?? ''}-nightly-[0-9]{14}$`));
+      const listed = (await get(`/_snapshot/${name}/${last?.name ?? ''}`)) as { snapshots: { snapshot: string; state: string; indices: string[] }[] };
+      const live = externalName(only('OpenSearchIndex'));
+      expect(listed.snapshots.map((x) => [x.snapshot, x.state])).toEqual([[last?.name, 'SUCCESS']]);
+      expect(listed.snapshots[0]?.indices).toContain(live);
+
+      const restore = (await waitForCondition(client, typeOf(only('OpenSearchSnapshotRestore')), request(only('OpenSearchSnapshotRestore')), 'Ready', 'True', 240_000)) as Resource;
+      const restored = live.replace(/^(.+?-)orders$/, '$1restored-orders');
+      expect(restore.status).toMatchObject({ phase: 'Succeeded', snapshot: last?.name, restoredIndices: [restored] });
+      const settings = (await get(`/${restored}/_settings`)) as Record<string, { settings: { index: { number_of_replicas: string } } }>;
+      expect(settings[restored]?.settings.index.number_of_replicas).toBe('0');
+      const counts = await Promise.all([live, restored].map(async (index) => ((await get(`/${index}/_count`)) as { count: number }).count));
+      expect(counts[1]).toBe(counts[0]);
+    },
+  );
 
   it('OpenSearchConnection: reports the cluster name and version OpenSearch itself reports, with the security plugin', async () => {
     const connection = await ready(only('OpenSearchConnection'));

@@ -99,6 +99,24 @@ describe('forTestRun', () => {
     expect(user).toMatchObject({ spec: { attributes: { team: 'team-a' } } });
   });
 
+  it('renames the repository a snapshot policy names, and the index patterns and rename of a restore in the prefix', () => {
+    const input: KubernetesObject[] = [
+      { apiVersion: OPENSEARCH, kind: 'OpenSearchConnection', metadata: { name: 'main' }, spec: { urls: ['https://o:9200'], tenancy: { indexPrefix: '{namespace}-' } } } as KubernetesObject,
+      { apiVersion: OPENSEARCH, kind: 'OpenSearchSnapshotRepository', metadata: { name: 'backups' }, spec: { connectionRef: { name: 'main' }, type: 'fs' } } as KubernetesObject,
+      {
+        apiVersion: OPENSEARCH,
+        kind: 'OpenSearchSnapshotRestore',
+        metadata: { name: 'r', namespace: 'team-a' },
+        spec: { connectionRef: { name: 'main' }, repositoryRef: { name: 'backups' }, indices: ['team-a-orders'], renamePattern: 'team-a-(.+)', renameReplacement: 'team-a-restored-$1' },
+      } as KubernetesObject,
+    ];
+    const [, repository, restore] = forTestRun(input, renames);
+    expect(repository).toMatchObject({ metadata: { name: 'backups-2' }, spec: { connectionRef: { name: 'main-2' } } });
+    expect(restore).toMatchObject({
+      spec: { connectionRef: { name: 'main-2' }, repositoryRef: { name: 'backups-2' }, indices: ['x-team-a-1-orders'], renamePattern: 'x-team-a-1-(.+)', renameReplacement: 'x-team-a-1-restored-$1' },
+    });
+  });
+
   it('renames no tenant names without tenancy, nor references to a connection the examples do not define', () => {
     const input: KubernetesObject[] = [
       { apiVersion: 'redis.domain-operators.io/v1alpha1', kind: 'RedisUser', metadata: { name: 'u', namespace: 'team-a' }, spec: { replicationRef: { name: 'cache' }, username: 'team-a-app', rules: ['~team-a-*'] } } as KubernetesObject,

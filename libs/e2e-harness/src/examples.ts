@@ -95,7 +95,7 @@ function renameStrings(node: unknown, rename: (text: string) => string): unknown
  * the new names, nothing else changed:
  * - every namespace renamed through `renames.namespace` ({@link withNamespaces});
  * - every cluster-scoped custom resource renamed through `renames.clusterScoped`, and every `spec.connectionRef`
- *   naming one of them;
+ *   and `spec.repositoryRef` naming one of them;
  * - in the spec of each namespaced custom resource, every string and object key that starts with the tenant prefix
  *   its connection's `spec.tenancy` gives its namespace (`team-a.` for `namePrefix: "{namespace}."`) starts with
  *   the renamed namespace's prefix instead: ACL resource names, index patterns, aliases, composed-of templates,
@@ -111,6 +111,9 @@ export function forTestRun(objects: readonly KubernetesObject[], renames: Exampl
     const namespace = original.metadata?.namespace;
     if (namespace === undefined) {
       object.metadata.name = renames.clusterScoped(object.metadata.name ?? '');
+      // A cluster-scoped resource on a connection (a snapshot repository) follows the connection's new name.
+      const ownConnection = specOf(object)?.['connectionRef'] as { name?: string } | undefined;
+      if (ownConnection?.name !== undefined && connections.has(ownConnection.name)) ownConnection.name = renames.clusterScoped(ownConnection.name);
       return object;
     }
     const spec = specOf(object);
@@ -124,6 +127,9 @@ export function forTestRun(objects: readonly KubernetesObject[], renames: Exampl
     };
     const renamed = renameStrings(spec, rename) as Spec;
     renamed['connectionRef'] = { ...connectionRef, name: renames.clusterScoped(connectionRef.name) };
+    // A snapshot repository is cluster-scoped too: the policies and restores naming it follow its new name.
+    const repositoryRef = spec['repositoryRef'] as { name?: string } | undefined;
+    if (repositoryRef?.name !== undefined) renamed['repositoryRef'] = { ...repositoryRef, name: renames.clusterScoped(repositoryRef.name) };
     (object as { spec?: Spec }).spec = renamed;
     return object;
   });
