@@ -50,7 +50,7 @@ function setup(object: OpenSearchSnapshotRestore, options: { readonly repository
         events,
         now: () => new Date(clock.ms),
       },
-      { pollIntervalMs: 1_000, recheckIntervalMs: 30_000, stalledGraceMs: 10_000, ...options.reconciler },
+      { pollIntervalMs: 1_000, firstPollMs: 1_000, recheckIntervalMs: 30_000, stalledGraceMs: 10_000, ...options.reconciler },
     );
   const reconciler = make();
   return {
@@ -67,6 +67,15 @@ function setup(object: OpenSearchSnapshotRestore, options: { readonly repository
 }
 
 describe('OpenSearchSnapshotRestore', () => {
+  it('polls a young restore sooner: half its age, from firstPollMs up to pollIntervalMs', async () => {
+    const t = setup(restoreOf({ indices: ['team-a-logs'] }), { reconciler: { firstPollMs: 250 } });
+    expect(await t.reconcile()).toEqual({ kind: 'requeueAfter', delayMs: 250 });
+    t.clock.ms += 1_200;
+    expect(await t.reconcile()).toEqual({ kind: 'requeueAfter', delayMs: 600 });
+    t.clock.ms += 10_000;
+    expect(await t.reconcile()).toEqual({ kind: 'requeueAfter', delayMs: 1_000 });
+  });
+
   it('restores with a rename: the write-ahead record, the call, its acceptance, then polls to Succeeded and does nothing more', async () => {
     const t = setup(restoreOf({ indices: ['team-a-logs', 'team-a-metrics'], renamePattern: 'team-a-(.+)', renameReplacement: 'team-a-restored-$1', indexSettings: { 'index.number_of_replicas': 0 } }));
     expect(await t.reconcile()).toEqual({ kind: 'requeueAfter', delayMs: 1_000 });

@@ -91,8 +91,13 @@ export interface SnapshotRestoreDeps {
 
 /** Options of the reconciler. */
 export interface SnapshotRestoreOptions {
-  /** How often a running restore is polled; default 2 s. */
+  /**
+   * How often a running restore is polled, at most; default 2 s. A young one is polled sooner (half its age since
+   * `status.startTime`, from `firstPollMs`), so a small restore is reported about when it ends.
+   */
   readonly pollIntervalMs?: number;
+  /** The shortest poll of a young restore; default 250 ms. */
+  readonly firstPollMs?: number;
   /** How often a missing or unfinished snapshot is looked for again; default 30 s. */
   readonly recheckIntervalMs?: number;
   /** How long a target may stay red with nothing recovering before the restore counts as failed; default 60 s. */
@@ -134,7 +139,19 @@ export class SnapshotRestoreReconciler implements Reconciler<OpenSearchSnapshotR
 
   constructor(deps: SnapshotRestoreDeps, options: SnapshotRestoreOptions = {}) {
     this.#deps = deps;
-    this.#options = { pollIntervalMs: options.pollIntervalMs ?? 2_000, recheckIntervalMs: options.recheckIntervalMs ?? 30_000, stalledGraceMs: options.stalledGraceMs ?? 60_000 };
+    this.#options = {
+      pollIntervalMs: options.pollIntervalMs ?? 2_000,
+      firstPollMs: options.firstPollMs ?? 250,
+      recheckIntervalMs: options.recheckIntervalMs ?? 30_000,
+      stalledGraceMs: options.stalledGraceMs ?? 60_000,
+    };
+  }
+
+  /** When to look again at a running restore: half its age (from `status.startTime`), within `firstPollMs` and `pollIntervalMs`. */
+  #pollDelay(object: OpenSearchSnapshotRestore): number {
+    const started = Date.parse(object.status?.startTime ?? '');
+    const ageMs = Number.isNaN(started) ? this.#options.pollIntervalMs : this.#now().getTime() - started;
+    return Math.min(this.#options.pollIntervalMs, Math.max(this.#options.firstPollMs, Math.round(ageMs / 2)));
   }
 
   /** Forgets what this process remembers of the object (the controller calls it on deletion). Cheap, never throws. */
@@ -273,7 +290,7 @@ export class SnapshotRestoreReconciler implements Reconciler<OpenSearchSnapshotR
         return Result.done();
       case 'unsettled':
         context.log.info({ snapshot: prepared.snapshot, detail: recognition.message }, 'waiting to tell whether the restore took effect');
-        return Result.requeueAfter(this.#options.pollIntervalMs);
+        return Result.requeueAfter(this.#pollDelay(object));
       case 'absent':
         return otherwise();
     }
@@ -284,7 +301,7 @@ export class SnapshotRestoreReconciler implements Reconciler<OpenSearchSnapshotR
     const message = `restoring ${prepared.targets.map((t) => (t.source === t.target ? t.target : `${t.source} as ${t.target}`)).join(', ')} from snapshot ${prepared.snapshot} in repository ${prepared.repository}`;
     const written = await this.#write(object, { conditions: [ready('False', OpenSearchReasons.restoreInProgress, message), synced()] }, context);
     this.#deps.events.record(written ?? object, { type: 'Normal', reason: OpenSearchReasons.restoreStarted, action: ACTION, note: message });
-    return Result.requeueAfter(this.#options.pollIntervalMs);
+    return Result.requeueAfter(this.#pollDelay(written ?? object));
   }
 
   /** Polls an accepted restore until it succeeds or fails. */
@@ -319,7 +336,7 @@ export class SnapshotRestoreReconciler implements Reconciler<OpenSearchSnapshotR
     }
     const message = `restoring from snapshot ${object.status?.snapshot ?? ''}: ${progress.shardsDone} of ${progress.shardsTotal} shards done`;
     await this.#write(object, { conditions: [ready('False', OpenSearchReasons.restoreInProgress, message), synced()], fields: counts }, context);
-    return Result.requeueAfter(this.#options.pollIntervalMs);
+    return Result.requeueAfter(this.#pollDelay(object));
   }
 
   /**
