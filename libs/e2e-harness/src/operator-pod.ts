@@ -84,7 +84,12 @@ export async function startOperatorPod(options: StartOperatorOptions): Promise<O
     '--kubeconfig', adminKubeconfigFile(),
     ...Object.entries(values).flatMap(([key, value]) => ['--set-json', `${key}=${JSON.stringify(value)}`]),
   ];
-  const installed = await helm(args);
+  let installed = await helm(args);
+  if (installed.exitCode !== 0 && installed.stderr.includes(NO_DEPLOYED_RELEASE)) {
+    // An earlier uninstall of this release stopped half-way (its record says "uninstalling"): finish it, install again.
+    await uninstallRelease(releaseName, namespace);
+    installed = await helm(args);
+  }
   if (installed.exitCode !== 0) throw new Error(`helm ${args.slice(0, 3).join(' ')} failed (exit ${installed.exitCode}): ${installed.stderr.trim()}`);
   const operator = new PodOperator(admin, installation);
   try {
@@ -100,6 +105,26 @@ export async function startOperatorPod(options: StartOperatorOptions): Promise<O
 async function buildAndLoad(system: OperatorSystem): Promise<string> {
   await buildOperator(system);
   return (await loadOperatorImage(system)).manifestDigest;
+}
+
+/** helm's answer to an upgrade of a release whose last record is not deployed (a failed or half-done uninstall). */
+const NO_DEPLOYED_RELEASE = 'has no deployed releases';
+
+/**
+ * `helm uninstall --wait` of `releaseName`, tried up to three times (2 s apart): a second run deletes what the first
+ * left and removes the record (in CI one uninstall failed with "failed to delete release" after deleting every object
+ * but the ServiceAccount, and every later install of that release failed). `--debug` puts helm's reasons in the
+ * error. A release that is not there counts as uninstalled.
+ */
+async function uninstallRelease(releaseName: string, namespace: string): Promise<void> {
+  let last = '';
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    const result = await helm(['uninstall', releaseName, '--namespace', namespace, '--kubeconfig', adminKubeconfigFile(), '--wait', '--timeout', '90s', '--debug']);
+    if (result.exitCode === 0 || /not found/i.test(result.stderr)) return;
+    last = result.stderr.trim();
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+  }
+  throw new Error(`helm uninstall ${releaseName} failed three times; the last time: ${last.split('\n').slice(-15).join('\n')}`);
 }
 
 /** The admin kubeconfig file helm runs with: `$E2E_KUBECONFIG`, else testenv's. */
@@ -235,8 +260,7 @@ class PodOperator implements OperatorProcess {
     if (this.#uninstalled) return;
     this.#uninstalled = true;
     await rm(this.kubeconfigPath, { force: true });
-    const result = await helm(['uninstall', this.releaseName, '--namespace', this.namespace, '--kubeconfig', adminKubeconfigFile(), '--wait', '--timeout', '90s']);
-    if (result.exitCode !== 0 && !/not found/i.test(result.stderr)) throw new Error(`helm uninstall ${this.releaseName} failed: ${result.stderr.trim()}`);
+    await uninstallRelease(this.releaseName, this.namespace);
     if (this.installation.createdNamespace && this.namespace !== defaultReleaseNamespace(this.system)) {
       try {
         await this.#admin.client.delete(coreTypes.namespace, { namespace: undefined, name: this.namespace });
