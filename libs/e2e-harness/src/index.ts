@@ -44,4 +44,7 @@ export { operatorSmokeSuite } from './smoke-suite.ts';
 export type { AccessCheck, SmokeSuiteOptions } from './smoke-suite.ts';
 export { auditOffset, countWrites, countWritesByObject, parseWrites, writesSince } from './audit.ts';
 export type { AuditWrite } from './audit.ts';
-export { cpuSecondsFromStat, cpuSecondsOf, median, metricSum } from './measure.ts';
+export { counterIncrease, cpuSecondsFromStat, cpuSecondsOf, median, metricSum, waitForCount } from './measure.ts';
+export type { CounterIncrease } from './measure.ts';
+export { runAdmissionCases } from './admission-cases.ts';
+export type { AdmissionRun, AdmissionRunOptions } from './admission-cases.ts';

@@ -132,6 +132,7 @@ describe('names and kinds', () => {
     expect(types).toEqual([{ group: 'redis.domain-operators.io', version: 'v1alpha1', kind: 'RedisReplication', plural: 'redisreplications', namespaced: true }]);
     expect(typeOfExample({ apiVersion: 'redis.domain-operators.io/v1alpha1', kind: 'RedisReplication' }, types).plural).toBe('redisreplications');
     expect(typeOfExample({ apiVersion: 'v1', kind: 'Secret' }, types).plural).toBe('secrets');
+    expect(typeOfExample({ apiVersion: 'v1', kind: 'PersistentVolumeClaim' }, types).plural).toBe('persistentvolumeclaims');
     expect(() => typeOfExample({ apiVersion: 'v1', kind: 'Pod' }, types)).toThrow(/v1 Pod/);
   });
 });

@@ -141,9 +141,15 @@ export function typesOfCrds(crds: readonly KubernetesObject[]): ResourceType[] {
     );
 }
 
-/** The {@link ResourceType} of an example object: Namespace, Secret, or one of `customTypes`. Throws when unknown. Pure. */
+/** PersistentVolumeClaims, which an example may create for a custom resource to use (a volume backup's claim). */
+const persistentVolumeClaimType = resourceType({ group: '', version: 'v1', kind: 'PersistentVolumeClaim', plural: 'persistentvolumeclaims', namespaced: true });
+
+/**
+ * The {@link ResourceType} of an example object: Namespace, Secret, PersistentVolumeClaim, or one of `customTypes`.
+ * Throws when unknown. Pure.
+ */
 export function typeOfExample(object: KubernetesObject, customTypes: readonly ResourceType[]): ResourceType {
-  const found = [coreTypes.namespace, coreTypes.secret, ...customTypes].find(
+  const found = [coreTypes.namespace, coreTypes.secret, persistentVolumeClaimType, ...customTypes].find(
     (type) => `${type.group === '' ? '' : `${type.group}/`}${type.version}` === object.apiVersion && type.kind === object.kind,
   );
   if (found === undefined) throw new Error(`no resource type for ${object.apiVersion ?? '?'} ${object.kind ?? '?'}`);

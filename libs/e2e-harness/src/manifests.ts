@@ -52,6 +52,8 @@ const KNOWN_TYPES: readonly ResourceType[] = [
   resourceType({ group: 'apps', version: 'v1', kind: 'Deployment', plural: 'deployments', namespaced: true }),
   resourceType({ group: 'policy', version: 'v1', kind: 'PodDisruptionBudget', plural: 'poddisruptionbudgets', namespaced: true }),
   resourceType({ group: 'monitoring.coreos.com', version: 'v1', kind: 'ServiceMonitor', plural: 'servicemonitors', namespaced: true }),
+  resourceType({ group: 'admissionregistration.k8s.io', version: 'v1', kind: 'ValidatingAdmissionPolicy', plural: 'validatingadmissionpolicies', namespaced: false }),
+  resourceType({ group: 'admissionregistration.k8s.io', version: 'v1', kind: 'ValidatingAdmissionPolicyBinding', plural: 'validatingadmissionpolicybindings', namespaced: false }),
 ];
 
 /**

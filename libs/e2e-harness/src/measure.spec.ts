@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cpuSecondsFromStat, cpuSecondsOf, median, metricSum } from './measure.ts';
+import { counterIncrease, cpuSecondsFromStat, cpuSecondsOf, median, metricSum, waitForCount } from './measure.ts';
 
 describe('metricSum', () => {
   const text = [
@@ -40,5 +40,30 @@ describe('cpuSecondsFromStat', () => {
   it('reads this very process, and nothing for a pid that does not run', async () => {
     expect(await cpuSecondsOf(process.pid)).toBeGreaterThan(0);
     expect(await cpuSecondsOf(2 ** 22 + 7)).toBeUndefined();
+  });
+});
+
+describe('counterIncrease', () => {
+  const before = ['x_requests_total{api="get"} 3', 'x_requests_total{api="put"} 1', 'x_requests_total_other{api="get"} 50'].join('\n');
+  const after = ['x_requests_total{api="get"} 10', 'x_requests_total{api="put"} 1', 'x_requests_total{code="200",api="new"} 2', 'x_requests_total_other{api="get"} 90'].join('\n');
+
+  it('gives the growth per label value since the earlier scrape, leaving out values that did not grow', () => {
+    expect(counterIncrease(before, after, 'x_requests_total', 'api')).toEqual({ total: 9, byLabel: { get: 7, new: 2 } });
+  });
+
+  it('is nothing between equal scrapes', () => {
+    expect(counterIncrease(after, after, 'x_requests_total', 'api')).toEqual({ total: 0, byLabel: {} });
+  });
+});
+
+describe('waitForCount', () => {
+  it('resolves once the count reaches the expected number', async () => {
+    let n = 0;
+    await waitForCount(() => ++n, 3, 'things', 5_000, 1);
+    expect(n).toBe(3);
+  });
+
+  it('rejects with the last count after the timeout', async () => {
+    await expect(waitForCount(() => 1, 2, 'KafkaTopics Ready', 30, 5)).rejects.toThrow('only 1 of 2 KafkaTopics Ready after 0 s');
   });
 });

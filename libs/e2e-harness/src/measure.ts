@@ -25,6 +25,47 @@ export function metricSum(text: string, name: string, labels: Readonly<Record<st
   return sum;
 }
 
+/** How much a counter grew between two scrapes, per value of one of its labels. */
+export interface CounterIncrease {
+  /** The sum over every label value. */
+  readonly total: number;
+  /** Label value → its increase; values that did not grow are left out. Sorted by label value. */
+  readonly byLabel: Readonly<Record<string, number>>;
+}
+
+/**
+ * The increase of counter `name` from scrape `before` to scrape `after`, per value of `label` (every value the later
+ * scrape has; one the earlier lacks counts from 0). Pure. Label values must not contain `"` or `,`.
+ */
+export function counterIncrease(before: string, after: string, name: string, label: string): CounterIncrease {
+  const values = new Set<string>();
+  const pattern = new RegExp(`^${name.replace(/[^a-zA-Z0-9_:]/g, '')}\\{(?:[^}]*,)?${label.replace(/[^a-zA-Z0-9_]/g, '')}="([^"]*)"`, 'gm');
+  for (const match of after.matchAll(pattern)) values.add(match[1] ?? '');
+  const byLabel: Record<string, number> = {};
+  let total = 0;
+  for (const value of [...values].sort()) {
+    const grown = metricSum(after, name, { [label]: value }) - metricSum(before, name, { [label]: value });
+    if (grown === 0) continue;
+    byLabel[value] = grown;
+    total += grown;
+  }
+  return { total, byLabel };
+}
+
+/**
+ * Resolves once `count()` reaches `expected`, looking every `pollMs` (default 20 ms, so the wait adds at most that
+ * to a measured time); rejects naming `what` and the last count after `timeoutMs`.
+ */
+export async function waitForCount(count: () => number, expected: number, what: string, timeoutMs: number, pollMs = 20): Promise<void> {
+  const started = performance.now();
+  for (;;) {
+    const seen = count();
+    if (seen >= expected) return;
+    if (performance.now() - started > timeoutMs) throw new Error(`only ${seen} of ${expected} ${what} after ${Math.round(timeoutMs / 1000)} s`);
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
+  }
+}
+
 /** The median of `values` (the mean of the middle two for an even count). Throws on an empty list. Pure. */
 export function median(values: readonly number[]): number {
   if (values.length === 0) throw new Error('median of nothing');

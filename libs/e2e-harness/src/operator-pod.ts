@@ -33,13 +33,16 @@ export function defaultReleaseNamespace(system: OperatorSystem): string {
 export const IMAGE_DIGEST_ANNOTATION = 'e2e.domain-operators.io/image-digest';
 
 /**
- * The chart values {@link startOperatorPod} installs with: the test's values, its `args` as `extraArgs` and its
+ * The chart values {@link startOperatorPod} installs with: the chart's admission policies off (issue #20; a test's
+ * `admissionPolicies` value wins), the test's values, its `args` as `extraArgs` and its
  * `env` as `extraEnv` (after the chart's own), and on testenv the image the node already holds (pull policy `Never`:
  * nothing can be pulled here, and a missing image must fail at once rather than wait for a registry) with its
  * digest as a Pod annotation (the tag stays the chart's, so without it a new bundle would not roll out). Pure.
  */
 export function podValues(options: Pick<StartOperatorOptions, 'values' | 'args' | 'env'>, imageDigest: string | undefined): Record<string, unknown> {
-  const values: Record<string, unknown> = { ...options.values };
+  // Off unless the test sets them: a suite checks the operator's own refusals, which an admission policy would
+  // answer first (and a Deny binding is cluster-wide); the admission suites install and narrow the policies themselves.
+  const values: Record<string, unknown> = { admissionPolicies: { enabled: false }, ...options.values };
   if (options.args !== undefined && options.args.length > 0) values['extraArgs'] = [...options.args];
   if (options.env !== undefined) values['extraEnv'] = Object.entries(options.env).map(([name, value]) => ({ name, value }));
   if (imageDigest !== undefined) {

@@ -1,6 +1,7 @@
 // One informer measurement in a fresh process, the Node.js side of libs/testenv/go/cmd/informer-bench:
 //   node --expose-gc libs/reconcile/bench/informer-peer.ts --mode ours|client-node --kubeconfig <file> --namespace <ns>
-// Caches the ConfigMaps of one namespace, then prints one JSON line {syncMs, heapBytes, objects, bytesPerObject}.
+// Caches the ConfigMaps of one namespace, then prints one JSON line {syncMs, heapBytes, objects, bytesPerObject}, and
+// for ours also windowUs, the sync's start and end on the clock of a `node --cpu-prof` profile (see sync-profile.ts).
 import { parseArgs } from 'node:util';
 import { CoreV1Api, KubeConfig, makeInformer } from '@kubernetes/client-node';
 import type { V1ConfigMap } from '@kubernetes/client-node';
@@ -17,6 +18,11 @@ function liveHeap(): number {
   return process.memoryUsage().heapUsed;
 }
 
+/** The monotonic clock in microseconds, the one a V8 CPU profile's timestamps use (for the profiled run). */
+function monotonicUs(): number {
+  return Number(process.hrtime.bigint() / 1000n);
+}
+
 /**
  * Our runtime: a namespace-scoped {@link SharedInformers} with the ConfigMap informer and default options (the
  * store strips managedFields and deep-freezes objects). Synced when `waitForSync` resolves.
@@ -30,15 +36,17 @@ async function measureOurs(kubeConfig: KubeConfig, namespace: string): Promise<P
   const informer = informers.informerFor(coreTypes.configMap);
   const stop = new AbortController();
   const before = liveHeap();
+  const startUs = monotonicUs();
   const start = performance.now();
   const running = informers.run(stop.signal);
   await informer.waitForSync();
   const syncMs = performance.now() - start;
+  const endUs = monotonicUs();
   const after = liveHeap();
   const objects = informer.store.size();
   stop.abort();
   await running;
-  return result(syncMs, after - before, objects);
+  return { ...result(syncMs, after - before, objects), windowUs: [startUs, endUs] };
 }
 
 /**

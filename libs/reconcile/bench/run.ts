@@ -4,7 +4,8 @@
 //   2. work queue throughput: ours (queue.bench.ts) against client-go's (libs/testenv/go/cmd/workqueue-bench);
 //   3. informer sync time and heap per cached object: ours and client-node (informer-peer.ts) against client-go
 //      (libs/testenv/go/cmd/informer-bench), each measurement in a fresh process;
-//   4. writes the same report as JSON to .reports/bench/reconcile.json.
+//   4. profiles one more sync of ours per namespace (node --cpu-prof, sync-profile.ts) and splits it by phase;
+//   5. writes the same report as JSON to .reports/bench/reconcile.json.
 import { execFile } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -15,6 +16,8 @@ import { ensureTestEnv, resolvePaths } from '@domain-operators/testenv';
 import { formatReport, median, verdict } from './report.ts';
 import type { BenchReport, InformerRow, PeerName, PeerResult, PeerSummary, QueueRow } from './report.ts';
 import { seedConfigMaps } from './seed.ts';
+import { profileOurSync } from './sync-profile.ts';
+import type { SyncProfile } from './sync-profile.ts';
 
 const run = promisify(execFile);
 
@@ -80,7 +83,7 @@ async function queueComparison(workqueueBench: string): Promise<QueueRow[]> {
       clientGoOpsPerSecond: goOps,
       oursMedian,
       clientGoMedian,
-      throughput: verdict(oursMedian / clientGoMedian, 'min', 0.5),
+      throughput: verdict(oursMedian / clientGoMedian, 'min', 1),
     });
   }
   return rows;
@@ -122,9 +125,10 @@ async function informerComparison(kubeconfig: string, informerBench: string, see
       namespace,
       seeded: count,
       peers,
-      syncVsClientGo: verdict(ours.syncMs / byName('client-go').syncMs, 'max', 1.5),
+      // Issue #18 holds the 10,000-object sync to client-go's time and its memory to today's 0.60 of client-go's.
+      syncVsClientGo: verdict(ours.syncMs / byName('client-go').syncMs, 'max', count >= 10_000 ? 1 : 1.5),
       memoryVsClientNode: verdict(ours.bytesPerObject / byName('client-node').bytesPerObject, 'below', 1),
-      memoryVsClientGo: verdict(ours.bytesPerObject / byName('client-go').bytesPerObject, 'below', 1),
+      memoryVsClientGo: verdict(ours.bytesPerObject / byName('client-go').bytesPerObject, count >= 10_000 ? 'max' : 'below', count >= 10_000 ? 0.6 : 1),
     });
   }
   return rows;
@@ -153,6 +157,11 @@ const goVersion = (await output('go', ['version'], goDir)).trim().split(' ')[2] 
 
 const queueRows = await queueComparison(workqueueBench);
 const informerRows = await informerComparison(kubeconfig, informerBench, seeded);
+const profiles: SyncProfile[] = [];
+for (const namespace of seeded.keys()) {
+  log(`informer, ${namespace}, one profiled run of ours`);
+  profiles.push(await profileOurSync(join(benchDir, 'informer-peer.ts'), kubeconfig, namespace));
+}
 
 const report: BenchReport = {
   date: new Date().toISOString(),
@@ -166,6 +175,7 @@ const report: BenchReport = {
   versions: { node: process.version, go: goVersion, kubernetes: env.apiserver.kubernetesVersion },
   queue: { items: QUEUE_ITEMS, duplicateRatio: QUEUE_DUPLICATE_RATIO, rounds: ROUNDS, rows: queueRows },
   informer: { repetitions: ROUNDS, rows: informerRows },
+  profiles,
   targets: [
     ...queueRows.map((row) => ({ name: `queue throughput, ${row.workers} worker(s)`, ...row.throughput })),
     ...informerRows.flatMap((row) => [

@@ -118,6 +118,8 @@ export { patchStatusIfChanged, statusChange, writeStatusIfChanged } from './stat
 export type { DesiredStatus, PatchStatusOptions } from './status/status.ts';
 export { clientEventSink, EventRecorder, eventType, MAX_EVENT_NOTE_BYTES, microTime, truncateUtf8 } from './observability/events.ts';
 export type { EventInput, EventObjectReference, EventRecorderDeps, EventRecorderOptions, EventSeries, EventSink, KubeEvent, Recorder } from './observability/events.ts';
+export { WritePriority } from './observability/write-priority.ts';
+export type { WritePriorityOptions } from './observability/write-priority.ts';
 export { forceDeleteAnnotation, releaseFinalizer, withFinalizer } from './controller/finalizer.ts';
 export type { FinalizerDeps, FinalizerHandlers } from './controller/finalizer.ts';
 export { defineCustomResource, deletionPolicy } from './crd/crd.ts';
@@ -137,10 +139,34 @@ export { CrdError, immutable, toStructuralSchema } from './crd/crd-schema.ts';
 export type { StructuralSchema, ValidationRule } from './crd/crd-schema.ts';
 export { renderCrdFiles, renderCrdYaml, runCrdWriter, staleCrdFiles, writeCrdFiles } from './crd/crd-writer.ts';
 export type { CrdDirectoryOptions, CrdFile, CrdRenderOptions, CrdWriterIo, StaleCrdFile } from './crd/crd-writer.ts';
+export { APPLIES_EXPRESSION, defineConnectionPolicy, policyObjects, SPEC_WRITE_EXPRESSION } from './admission/admission-policy.ts';
+export type {
+  AdmissionValidation,
+  AdmissionVariable,
+  ConnectionPolicy,
+  ConnectionPolicyOptions,
+  PolicyObjectOptions,
+  ValidatingAdmissionPolicy,
+  ValidatingAdmissionPolicyBinding,
+  ValidationActions,
+} from './admission/admission-policy.ts';
+export { celRenderedPrefix, celSelectorMatches, celString, celStringList } from './admission/cel.ts';
+export { renderAdmissionTemplate, runAdmissionTemplate } from './admission/admission-template.ts';
+export type { AdmissionTemplateIo } from './admission/admission-template.ts';
+export { CASE_NAMESPACE, caseDisagreements, withNamespace } from './admission/admission-case.ts';
+export type { AdmissionCase, AdmissionCaseTable, CaseVerdict } from './admission/admission-case.ts';
+// Schedules: five-field cron expressions read in an IANA time zone, and the slots they give (next, latest); pure.
+export { CronSchedule, parseSchedule } from './schedule/cron.ts';
+export type { ScheduleResult } from './schedule/cron.ts';
 export { DEFAULT_DRIFT_CHECK_INTERVAL_MS, DEFAULT_DRIFT_JITTER, jittered, parseDuration } from './external/drift.ts';
 export type { DeleteTarget, ExternalAdapter, ExternalContext, ExternalCreation, ExternalObservation, ExternalStatusFields, ExternalUpdate } from './external/external-adapter.ts';
 export { byExternalName, claimWinner, storeClaimIndex } from './external/external-claims.ts';
 export type { ClaimIndex } from './external/external-claims.ts';
+export type { CreateClaims } from './external/create-claims.ts';
+export { ClaimsLedger } from './external/claims-ledger.ts';
+export type { ClaimsLedgerDeps, ClaimsLedgerOptions, LedgerDocument, LedgerVersion } from './external/claims-ledger.ts';
+export { configMapLedgerDocument } from './external/configmap-ledger-document.ts';
+export type { ConfigMapLedgerRef } from './external/configmap-ledger-document.ts';
 export { ExternalConditions, ExternalEvents, ExternalResourceReconciler, finalizerRunner, statusWriterFor } from './external/external-resource.ts';
 export type {
   ExternalResourceDeps,

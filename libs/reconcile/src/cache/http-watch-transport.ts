@@ -5,6 +5,9 @@ import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
 import { KubeApiError } from '../core/errors.ts';
 import { NetworkError } from '../core/network-error.ts';
 import { apiVersionOf, collectionPath } from '../client/resource-type.ts';
+import { keepAliveAgent } from './keep-alive-agent.ts';
+import { ListBodyParser } from './list-body.ts';
+import type { ParsedListBody } from './list-body.ts';
 import type { ListScope, ResourceType } from '../client/resource-type.ts';
 import type { ListPage, ListRequest, WatchEvent, WatchRequest, WatchTransport } from './watch-transport.ts';
 
@@ -26,7 +29,9 @@ export interface HttpWatchTransportDeps {
 
 /**
  * A {@link WatchTransport} over HTTPS (or plain HTTP when the kubeconfig allows it), authenticated by a client-node
- * `KubeConfig`. Lists are read whole and parsed; watches are streamed as newline-delimited JSON, every received chunk
+ * `KubeConfig`, over one keep-alive agent per kubeconfig agent ({@link keepAliveAgent}: list pages and re-watches
+ * reuse connections instead of opening one each). List items are parsed one by one as their bytes arrive
+ * ({@link ListBodyParser}); watches are streamed as newline-delimited JSON, every received chunk
  * reported through `onActivity` before parsing. A watch `ERROR` event becomes a `KubeApiError` with the event's
  * `Status.code` (410 Gone included); HTTP answers of 400 or more become a `KubeApiError`; socket failures a
  * `NetworkError`. After `signal` aborts, the request is destroyed and the signal's reason is thrown. For a
@@ -53,31 +58,30 @@ export class HttpWatchTransport<T extends KubernetesObject = KubernetesObject> i
     if (request.continue !== undefined) query.set('continue', request.continue);
     if (request.resourceVersion !== undefined) query.set('resourceVersion', request.resourceVersion);
     const response = await this.#get(query, this.#metadataOnly ? METADATA_LIST_ACCEPT : 'application/json', request.signal);
-    // Raw chunks joined once and decoded once: cheaper than decoding and concatenating strings chunk by chunk.
-    const chunks: Buffer[] = [];
+    // Items are parsed as their bytes arrive, while the server is still sending the rest of the page.
+    const parser = new ListBodyParser();
+    let body: ParsedListBody;
     try {
-      for await (const chunk of response as AsyncIterable<Buffer>) chunks.push(chunk);
+      for await (const chunk of response as AsyncIterable<Buffer>) parser.push(chunk);
+      body = parser.end();
     } catch (error) {
+      if (error instanceof SyntaxError && !request.signal.aborted) throw new NetworkError('malformed list JSON from the API server', { cause: error });
       throw streamError(error, request.signal, 'list');
     }
-    const body = parseJson(Buffer.concat(chunks).toString('utf8'), 'list');
-    chunks.length = 0;
-    const metadata = field(body, 'metadata');
-    const items = field(body, 'items');
-    const apiVersion = field(body, 'apiVersion');
-    const listKind = field(body, 'kind');
+    const { rest, items } = body;
+    const metadata = rest['metadata'];
+    const apiVersion = rest['apiVersion'];
+    const listKind = rest['kind'];
     const kind = typeof listKind === 'string' && listKind.endsWith('List') ? listKind.slice(0, -4) : undefined;
     const objects: T[] = [];
-    if (Array.isArray(items)) {
-      for (const item of items as T[]) {
-        if (this.#metadataOnly) {
-          objects.push(this.#metadataOf(item));
-          continue;
-        }
-        if (item.apiVersion === undefined && typeof apiVersion === 'string') item.apiVersion = apiVersion;
-        if (item.kind === undefined && kind !== undefined) item.kind = kind;
-        objects.push(item);
+    for (const item of items as T[]) {
+      if (this.#metadataOnly) {
+        objects.push(this.#metadataOf(item));
+        continue;
       }
+      if (item.apiVersion === undefined && typeof apiVersion === 'string') item.apiVersion = apiVersion;
+      if (item.kind === undefined && kind !== undefined) item.kind = kind;
+      objects.push(item);
     }
     const resourceVersion = field(metadata, 'resourceVersion');
     const next = field(metadata, 'continue');
@@ -151,6 +155,7 @@ export class HttpWatchTransport<T extends KubernetesObject = KubernetesObject> i
     const url = new URL(`${cluster.server.replace(/\/+$/, '')}${this.#path}?${query.toString()}`);
     const options: https.RequestOptions = { method: 'GET', headers: { Accept: accept } };
     await this.#kubeConfig.applyToHTTPSOptions(options);
+    options.agent = keepAliveAgent(options.agent);
     options.signal = signal;
     const client = url.protocol === 'http:' ? http : https;
     const response = await new Promise<IncomingMessage>((resolve, reject) => {

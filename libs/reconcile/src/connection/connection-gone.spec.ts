@@ -68,4 +68,9 @@ describe('releasingWhenConnectionGone', () => {
     await expect(adapter.update(undefined, undefined, context)).resolves.toEqual({ status: { uuid: 'u-1' } });
     expect('intent' in releasingWhenConnectionGone(adapterFailingDeleteWith(undefined), recorder(), OPTIONS)).toBe(false);
   });
+
+  it('keeps an adapter’s marksCreator (without it every create would write its CreatePending claim again)', () => {
+    expect(releasingWhenConnectionGone({ ...adapterFailingDeleteWith(undefined), marksCreator: true }, recorder(), OPTIONS).marksCreator).toBe(true);
+    expect('marksCreator' in releasingWhenConnectionGone(adapterFailingDeleteWith(undefined), recorder(), OPTIONS)).toBe(false);
+  });
 });

@@ -50,5 +50,5 @@ export function releasingWhenConnectionGone<T extends KubernetesObject, D, O>(
     },
   };
   const intent = adapter.intent?.bind(adapter);
-  return intent === undefined ? wrapped : { ...wrapped, intent };
+  return { ...wrapped, ...(intent === undefined ? {} : { intent }), ...(adapter.marksCreator === true ? { marksCreator: true } : {}) };
 }

@@ -21,6 +21,11 @@ export type ExternalObservation<O> =
       readonly diff: readonly string[];
       readonly observed: O;
       readonly status?: ExternalStatusFields;
+      /**
+       * The UID of the resource whose create made this object, as the object itself records it (only adapters
+       * with {@link ExternalAdapter.marksCreator}); absent when it carries no such mark.
+       */
+      readonly createdBy?: string;
     };
 
 /** What {@link ExternalAdapter.create} did: the kind's own status fields it learnt (an id the system assigned). */
@@ -76,4 +81,12 @@ export interface ExternalAdapter<T extends KubernetesObject, D, O> {
    * moves `observedGeneration`; `undefined` when there is nothing to record.
    */
   intent?(desired: D, observed: O | undefined, context: ExternalContext<T>): ExternalStatusFields | undefined;
+  /**
+   * True when `create` writes the resource's UID into the external object in the same request that creates it (an
+   * index's mapping `_meta`), together with what {@link ExternalAdapter.intent} would record before a create, and
+   * `observe` reports it as `createdBy`. The mark is then the claim: no `CreatePending` record is written before the
+   * create, and an existing object marked with this resource's UID is taken as its own create whose status write was
+   * lost (one status write per create instead of two). The mark must be something no other writer sets.
+   */
+  readonly marksCreator?: boolean;
 }

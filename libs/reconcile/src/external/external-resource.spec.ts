@@ -669,6 +669,41 @@ describe('ExternalResourceReconciler: one status path', () => {
     expect(changes[1]?.['conditions']).toHaveLength(2);
   });
 
+  it('writes one status patch per create for an adapter that marks its creates: no CreatePending, the intent with the rest', async () => {
+    const { t, changes } = recordingSetup();
+    t.system.marksCreator = true;
+    t.system.recordIntent = true;
+    const uid = t.add(widget('orders'));
+
+    await t.reconcile(uid);
+
+    expect(changes).toHaveLength(1);
+    expect(changes[0]).toMatchObject({ intended: ['partitions'], externalName: 'orders', ownership: 'Created', observedGeneration: 1 });
+    expect(t.system.marks.get('orders')).toBe(uid);
+    expect(t.recorder.events.map((e) => e.reason)).toEqual(['Created']);
+  });
+
+  it('takes an object marked with its own UID as its create whose status write was lost, and one marked by another as foreign', async () => {
+    const { t, changes } = recordingSetup();
+    t.system.marksCreator = true;
+    const uid = t.add(widget('orders'));
+    // A create that went through, then the process died before its status write.
+    t.system.createByHand('orders', { partitions: '3' });
+    t.system.marks.set('orders', uid);
+    await t.reconcile(uid);
+    expect(t.status(uid)).toMatchObject({ externalName: 'orders', ownership: 'Created' });
+    expect(t.condition(uid, 'Ready')).toMatchObject({ status: 'True' });
+    expect(t.system.writes()).toEqual([]);
+    expect(changes).toHaveLength(1);
+
+    const other = t.add(widget('invoices'));
+    t.system.createByHand('invoices', { partitions: '3' });
+    t.system.marks.set('invoices', 'uid-of-someone-else');
+    await t.reconcile(other);
+    expect(t.condition(other, 'Synced')).toMatchObject({ status: 'False', reason: 'AlreadyExists' });
+    expect(t.status(other).ownership).toBeUndefined();
+  });
+
   it("writes the adapter's intent ahead of a create and of an update, and the adapter reads it from the object", async () => {
     const { t, changes } = recordingSetup();
     t.system.recordIntent = true;

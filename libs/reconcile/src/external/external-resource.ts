@@ -14,8 +14,10 @@ import { Reasons } from '../core/reasons.ts';
 import { DEFAULT_DRIFT_CHECK_INTERVAL_MS, DEFAULT_DRIFT_JITTER, jittered, parseDuration } from './drift.ts';
 import { isTerminalError, TerminalError } from '../core/errors.ts';
 import type { ClaimIndex } from './external-claims.ts';
+import type { CreateClaims } from './create-claims.ts';
 import { claimWinner } from './external-claims.ts';
 import type { Recorder } from '../observability/events.ts';
+import type { WritePriority } from '../observability/write-priority.ts';
 import type { FinalizerDeps, FinalizerHandlers } from '../controller/finalizer.ts';
 import { releaseFinalizer, withFinalizer } from '../controller/finalizer.ts';
 import type { ExternalAdapter, ExternalContext, ExternalStatusFields } from './external-adapter.ts';
@@ -65,9 +67,13 @@ export interface StatusWriter<T extends KubernetesObject> {
   patchStatus(object: T, desired: DesiredStatus, now: Date): Promise<T | undefined>;
 }
 
-/** The {@link StatusWriter} of kind `type` through `client`: one merge patch of the changed fields, or none. */
-export function statusWriterFor<T extends KubernetesObject>(client: Client, type: ResourceType<T>): StatusWriter<T> {
-  return { patchStatus: (object, desired, now) => writeStatusIfChanged(client, type, object, desired, { now }) };
+/**
+ * The {@link StatusWriter} of kind `type` through `client`: one merge patch of the changed fields, or none. With
+ * `priority`, each patch counts as urgent there, so writes that may trail (Events) wait for it.
+ */
+export function statusWriterFor<T extends KubernetesObject>(client: Client, type: ResourceType<T>, priority?: Pick<WritePriority, 'track'>): StatusWriter<T> {
+  if (priority === undefined) return { patchStatus: (object, desired, now) => writeStatusIfChanged(client, type, object, desired, { now }) };
+  return { patchStatus: (object, desired, now) => priority.track(writeStatusIfChanged(client, type, object, desired, { now })) };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -81,7 +87,9 @@ export type Ownership = 'CreatePending' | 'Created' | 'Adopted';
  * `observedGeneration`, the `Synced` and `Ready` conditions, `externalName` (the name the resource maps to) and
  * `ownership`: absent when this resource has never managed the external object; `CreatePending` while a create
  * may or may not have happened (written before the create, so a crash right after it does not turn our own object
- * into a foreign one); `Created` or `Adopted` once it manages it.
+ * into a foreign one; never written for an adapter that marks its creates, {@link ExternalAdapter.marksCreator},
+ * nor when the claim went to the ledger, {@link ExternalResourceDeps.createClaims});
+ * `Created` or `Adopted` once it manages it.
  */
 export interface ExternalResourceStatus {
   readonly observedGeneration?: number;
@@ -122,6 +130,12 @@ export interface ExternalResourceDeps<T extends KubernetesObject, D, O> {
   readonly finalizer: FinalizerRunner<T>;
   readonly status: StatusWriter<T>;
   readonly events: Recorder;
+  /**
+   * Where claims go before a create instead of a `CreatePending` status write, when the adapter neither marks its
+   * creates nor records an intent: a ledger shared by every create (ADR 0007, addendum "the claims ledger"), so a
+   * burst of creates costs one status write each plus a few ledger writes. Absent: the status claim, as before.
+   */
+  readonly createClaims?: CreateClaims;
   /** Wall-clock time for `lastTransitionTime`; default `new Date()`. */
   readonly now?: () => Date;
   /** A uniform source in [0, 1) for jitter; default `Math.random`. */
@@ -189,6 +203,8 @@ interface Attempt<T extends KubernetesObject> {
   object: T;
   readonly context: ReconcileContext;
   adapterFields?: ExternalStatusFields;
+  /** The Event of a create or adoption, recorded only after the status write that says so (Events trail status). */
+  event?: { readonly reason: string; readonly action: string; readonly note: string };
   /**
    * True from an observation that found the object this resource manages missing until its re-create returned: a
    * failure meanwhile turns `Ready` False (the object is known not to exist), instead of leaving it as it was.
@@ -222,7 +238,11 @@ const MIN_DRIFT_CHECK_INTERVAL_MS = 10_000;
  * reconciler writes them with `Synced`, `Ready` and `observedGeneration` in one patch; `observedGeneration` moves only
  * in a patch after which every condition carries the new generation (status.ts's `statusChange`). The only other
  * writes are write-ahead records of fields alone, before an external call: the `CreatePending` claim (with the
- * adapter's {@link ExternalAdapter.intent}) and an intent before an update. Errors: status is written first
+ * adapter's {@link ExternalAdapter.intent}; not for an adapter that marks its creates, whose mark in the external
+ * object is the claim, so a create is one status write; nor with a claims ledger, where the claims of concurrent
+ * creates share a few ledger writes and an existing object claimed there by this resource is its own create) and an
+ * intent before an update. The `Created` and `Adopted` Events are recorded after the status write that records the
+ * ownership, so they trail it. Errors: status is written first
  * (`Synced=False` with the error's reason or `ReconcileError`; `Ready=False` too when there was no `Ready` yet, or
  * when this reconcile saw the owned object missing and could not create it again), then the error is rethrown so the loop backs off (or,
  * for a `TerminalError`, waits for a change, or, for a reason in `recheckedReasons`, looks again after the
@@ -239,6 +259,8 @@ export class ExternalResourceReconciler<T extends KubernetesObject, D, O> implem
   readonly #options: ExternalResourceOptions<T, D>;
   /** Request key → the status this process last wrote, while the cache does not show it yet. */
   readonly #written = new Map<string, OwnWrite>();
+  /** Request key → UID of a resource whose claim this process put in the ledger and has not released yet. */
+  readonly #ledgerClaims = new Map<string, string>();
 
   constructor(deps: ExternalResourceDeps<T, D, O>, options: ExternalResourceOptions<T, D>) {
     this.#deps = deps;
@@ -252,7 +274,11 @@ export class ExternalResourceReconciler<T extends KubernetesObject, D, O> implem
 
   /** Forgets what this process remembers of `request`'s object; the controller calls it when the object is deleted. */
   forget(request: Request): void {
-    this.#written.delete(requestKey(request));
+    const key = requestKey(request);
+    this.#written.delete(key);
+    const uid = this.#ledgerClaims.get(key);
+    if (uid !== undefined) this.#deps.createClaims?.release(uid);
+    this.#ledgerClaims.delete(key);
   }
 
   /** See {@link ExternalResourceReconciler}. */
@@ -322,9 +348,11 @@ export class ExternalResourceReconciler<T extends KubernetesObject, D, O> implem
     if (!observation.exists) {
       const intent = adapter.intent?.(desired, undefined, this.#contextFor(attempt, externalName));
       if (claim === undefined || claim.ownership === 'CreatePending') {
-        await this.#writeAhead(attempt, { ...intent, externalName, ownership: 'CreatePending' });
+        // An adapter that marks its creates records the claim and the intent in the object itself, atomically.
+        if (adapter.marksCreator === true) this.#report(attempt, intent);
+        else if (!(await this.#claimInLedger(attempt, externalName, intent, claim))) await this.#writeAhead(attempt, { ...intent, externalName, ownership: 'CreatePending' });
         this.#report(attempt, (await adapter.create(desired, this.#contextFor(attempt, externalName))).status);
-        this.#event(attempt, ExternalEvents.created, 'Create', `created ${externalName}`);
+        attempt.event = { reason: ExternalEvents.created, action: 'Create', note: `created ${externalName}` };
       } else {
         attempt.missing = true;
         await this.#writeAhead(attempt, intent);
@@ -341,11 +369,17 @@ export class ExternalResourceReconciler<T extends KubernetesObject, D, O> implem
         if (drift) this.#event(attempt, ExternalEvents.driftCorrected, 'Update', `corrected changes made outside this resource: ${summarise(observation.diff)}`);
         else this.#event(attempt, ExternalEvents.updated, 'Update', `updated ${externalName}: ${summarise(observation.diff)}`);
       }
+    } else if (await this.#ownCreateWithoutStatus(attempt, externalName, observation.createdBy)) {
+      // Our own create (marked with our UID, or claimed in the ledger) whose status write did not happen (a crash, a failed patch).
+      this.#report(attempt, observation.status);
+      claim = { externalName, ownership: 'Created' };
+      if (!observation.upToDate) await this.#update(attempt, externalName, desired, observation.observed);
+      attempt.event = { reason: ExternalEvents.created, action: 'Create', note: `created ${externalName}` };
     } else if (this.#annotation(object, 'adopt') === 'true' || (this.#options.adoptExactMatch === true && observation.upToDate)) {
       this.#report(attempt, observation.status);
       if (!observation.upToDate) await this.#update(attempt, externalName, desired, observation.observed);
       claim = { externalName, ownership: 'Adopted' };
-      this.#event(attempt, ExternalEvents.adopted, 'Adopt', `adopted the existing ${externalName}`);
+      attempt.event = { reason: ExternalEvents.adopted, action: 'Adopt', note: `adopted the existing ${externalName}` };
     } else {
       const differences = observation.upToDate ? 'it matches the spec' : `differences: ${summarise(observation.diff)}`;
       const message = `${externalName} already exists and is not managed by this resource; set the annotation ${this.#options.annotationPrefix}/adopt: "true" to take it over (${differences})`;
@@ -360,7 +394,55 @@ export class ExternalResourceReconciler<T extends KubernetesObject, D, O> implem
       ],
       fields: { externalName, ownership: claim.ownership },
     });
+    // The status now records the ownership: the ledger's claim has done its job, and the Event may follow.
+    this.#releaseLedgerClaim(attempt, externalName);
+    if (attempt.event !== undefined) this.#event(attempt, attempt.event.reason, attempt.event.action, attempt.event.note);
     return this.#requeue(attempt);
+  }
+
+  /**
+   * Puts the claim in the ledger instead of a `CreatePending` status write, when the kind has a ledger, the adapter
+   * records no intent (the ledger holds names only) and no status claim is pending already; resolves to whether it
+   * did (false: full, or not used, and the caller writes the status claim).
+   */
+  async #claimInLedger(attempt: Attempt<T>, externalName: string, intent: ExternalStatusFields | undefined, claim: Claim | undefined): Promise<boolean> {
+    const ledger = this.#deps.createClaims;
+    if (ledger === undefined || intent !== undefined || claim !== undefined) return false;
+    const uid = uidOf(attempt.object);
+    this.#ledgerClaims.set(objectKey(attempt.object), uid);
+    if (await ledger.claim(uid, externalName, attempt.context.signal)) return true;
+    attempt.context.log.info({ externalName }, 'the claims ledger is full; claiming in status');
+    return false;
+  }
+
+  /**
+   * Whether an existing object that this resource's status does not claim is this resource's own create whose status
+   * write was lost: it carries this resource's creation mark (an adapter that marks its creates), or the ledger holds
+   * this resource's claim of the name (read afresh, so a claim another process made before its create is seen).
+   */
+  async #ownCreateWithoutStatus(attempt: Attempt<T>, externalName: string, createdBy: string | undefined): Promise<boolean> {
+    const uid = uidOf(attempt.object);
+    if (this.#deps.adapter.marksCreator === true) {
+      if (createdBy === undefined || createdBy !== uid) return false;
+      attempt.context.log.info({ externalName }, 'the external object carries this resource’s creation mark: taken as created by it');
+      return true;
+    }
+    const ledger = this.#deps.createClaims;
+    if (ledger === undefined || !(await ledger.confirm(uid, externalName, attempt.context.signal))) return false;
+    this.#ledgerClaims.set(objectKey(attempt.object), uid);
+    attempt.context.log.info({ externalName }, 'the claims ledger holds this resource’s claim of the existing external object: taken as created by it');
+    return true;
+  }
+
+  /** Drops this resource's ledger claim once its status records the ownership (lazily, batched by the ledger). */
+  #releaseLedgerClaim(attempt: Attempt<T>, externalName: string): void {
+    const ledger = this.#deps.createClaims;
+    if (ledger === undefined) return;
+    const key = objectKey(attempt.object);
+    const uid = uidOf(attempt.object);
+    if (this.#ledgerClaims.get(key) !== uid && !ledger.holds(uid, externalName)) return;
+    ledger.release(uid);
+    this.#ledgerClaims.delete(key);
   }
 
   async #cleanup(attempt: Attempt<T>): Promise<Result> {
@@ -480,7 +562,9 @@ export class ExternalResourceReconciler<T extends KubernetesObject, D, O> implem
   #winner(object: T, externalName: string): T {
     const uid = uidOf(object);
     const claimants = [object, ...this.#deps.claims.claimants(externalName).filter((c) => uidOf(c) !== uid).map((c) => this.#withOwnWrites(c))];
-    return claimWinner(claimants, (c) => this.#claimOf(c)?.externalName === externalName) ?? object;
+    // A claim in the ledger counts as managing, as a `CreatePending` in status does: its create may have happened.
+    const manages = (c: T): boolean => this.#claimOf(c)?.externalName === externalName || this.#deps.createClaims?.holds(uidOf(c), externalName) === true;
+    return claimWinner(claimants, manages) ?? object;
   }
 
   #syncedAtThisGeneration(object: T): boolean {

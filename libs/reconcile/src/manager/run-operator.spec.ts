@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { Client } from '../client/client.ts';
 import type { RestTransport } from '../client/rest.ts';
 import { silentLogger } from '../core/logger.ts';
+import { buildInfo } from '../observability/build-info.ts';
 import { Manager } from './manager.ts';
 import type { Runnable } from './manager.ts';
 import type { ManagerOptions } from './manager-options.ts';
@@ -82,6 +83,36 @@ describe('runOperator', () => {
     expect(code).toBe(0);
     expect(started).toEqual(['widgets']);
     expect(closed).toBe(1);
+  });
+
+  it("prints '<name> <version>' for --version and exits 0, without reading the configuration or connecting", async () => {
+    const lines: string[] = [];
+    let connected = false;
+    const proc: OperatorProcess = {
+      ...testProcess(['--version', '--log-level=loud']),
+      writeOutput: (line) => lines.push(line),
+      connect: () => {
+        connected = true;
+        return Promise.reject(new Error('must not connect'));
+      },
+    };
+    const code = await runOperator(operator(() => ({ controllers: [] })), proc);
+    expect(code).toBe(0);
+    expect(lines).toEqual([`test-operator ${buildInfo().version}`]);
+    expect(connected).toBe(false);
+  });
+
+  it('serves <name>_build_info{version,node_version} 1 among its metrics', async () => {
+    let metrics = '';
+    const code = await runOperator(
+      operator(async ({ manager }) => {
+        metrics = await manager.metrics.registry.getSingleMetricAsString('test_operator_build_info');
+        return { controllers: [] };
+      }),
+      testProcess(),
+    );
+    expect(code).toBe(0);
+    expect(metrics).toContain(`test_operator_build_info{version="${buildInfo().version}",node_version="${process.version}"} 1`);
   });
 
   it('exits 1 when the wiring fails, and still drains the recorder', async () => {

@@ -4,8 +4,10 @@ import { Client } from '../client/client.ts';
 import { HttpsRestTransport } from '../client/rest.ts';
 import type { Logger } from '../core/logger.ts';
 import { errorFields } from '../core/logger.ts';
+import { buildInfo, registerBuildInfo } from '../observability/build-info.ts';
 import { clientEventSink, EventRecorder } from '../observability/events.ts';
 import { createLogger } from '../observability/log.ts';
+import { WritePriority } from '../observability/write-priority.ts';
 import { loadKubeConfig } from './kubeconfig.ts';
 import { Manager } from './manager.ts';
 import type { Runnable } from './manager.ts';
@@ -19,8 +21,10 @@ export interface OperatorRuntime<C extends ManagerOptions> {
   readonly kubeConfig: KubeConfig;
   readonly client: Client;
   readonly manager: Manager;
-  /** Reports as `<apiGroup>/<name>`, instance `$POD_NAME` (else the host name). */
+  /** Reports as `<apiGroup>/<name>`, instance `$POD_NAME` (else the host name); its creates wait for `priority`. */
   readonly events: EventRecorder;
+  /** The process's urgent writes: give it to the status writers (`statusWriterFor`), so Events trail them. */
+  readonly priority: WritePriority;
 }
 
 /** What an operator's wiring returns: its controllers, and what to close when the process stops (clients, pools). */
@@ -46,6 +50,8 @@ export interface OperatorProcess {
   readonly argv: readonly string[];
   readonly env: Readonly<Record<string, string | undefined>>;
   writeError(line: string): void;
+  /** Where `--version` prints; default: stdout. */
+  readonly writeOutput?: (line: string) => void;
   /** Default: the real {@link shutdownSignal} (SIGTERM, SIGINT). */
   readonly signal?: (logger: Logger) => AbortSignal;
   /** Default: {@link createLogger} at the configured level. */
@@ -56,15 +62,22 @@ export interface OperatorProcess {
 }
 
 /**
- * The one start-up of every operator: configuration (an unusable one → a line on stderr, exit code 1), the logger,
- * the kubeconfig (see {@link loadKubeConfig}), the client, the manager, the Event recorder, the operator's own
- * wiring, then `manager.start` until SIGTERM or SIGINT. Resolves to the exit code, as the manager documents it: 0
+ * The one start-up of every operator. With `--version` anywhere in `argv` it prints `<name> <version>` (the
+ * repository's version, ADR 0027) and resolves to 0, reading nothing else. Otherwise: configuration (an unusable one
+ * → a line on stderr, exit code 1), the logger, the kubeconfig (see {@link loadKubeConfig}), the client, the manager
+ * with `<name>_build_info{version,node_version} 1` in its registry, the Event recorder, the operator's own wiring,
+ * then `manager.start` until SIGTERM or SIGINT. Resolves to the exit code, as the manager documents it: 0
  * after a graceful shutdown, 1 when the configuration is unusable, the wiring fails, or the manager fails (a
  * controller failed, leadership was lost, a server could not bind). On EVERY exit path after the recorder exists, the
  * recorder is drained and the wiring's `close` runs (each failure there is logged, never hides the first error).
  * Never rejects.
  */
 export async function runOperator<C extends ManagerOptions>(definition: OperatorDefinition<C>, proc: OperatorProcess): Promise<number> {
+  const build = buildInfo();
+  if (proc.argv.includes('--version')) {
+    (proc.writeOutput ?? writeStdout)(`${definition.name} ${build.version}`);
+    return 0;
+  }
   let config: C;
   try {
     config = definition.loadConfig(proc.argv, proc.env);
@@ -78,11 +91,13 @@ export async function runOperator<C extends ManagerOptions>(definition: Operator
   try {
     const kubeConfig = (proc.kubeConfig ?? (() => loadKubeConfig(proc.env)))();
     const { client, manager } = await (proc.connect ?? defaultConnect)(kubeConfig, logger, config);
+    registerBuildInfo(manager.metrics.registry, definition.name, build);
+    const priority = new WritePriority();
     events = new EventRecorder(
-      { sink: clientEventSink(client), log: logger },
+      { sink: clientEventSink(client), log: logger, priority },
       { reportingController: `${definition.apiGroup}/${definition.name}`, reportingInstance: (proc.env['POD_NAME'] ?? hostname()).slice(0, 128) },
     );
-    wired = await definition.wire({ config, logger, kubeConfig, client, manager, events });
+    wired = await definition.wire({ config, logger, kubeConfig, client, manager, events, priority });
     for (const controller of wired.controllers) manager.add(controller);
     await manager.start((proc.signal ?? defaultSignal)(logger));
     return 0;
@@ -114,6 +129,10 @@ async function settle(logger: Logger, what: string, work: Promise<void> | undefi
   } catch (err) {
     logger.warn(errorFields(err), `${what} failed`);
   }
+}
+
+function writeStdout(line: string): void {
+  process.stdout.write(`${line}\n`);
 }
 
 function defaultLogger(name: string, config: ManagerOptions): Logger {

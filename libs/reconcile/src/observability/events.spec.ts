@@ -6,6 +6,7 @@ import type { EventInput, EventSeries, EventSink, KubeEvent } from './events.ts'
 import { EventRecorder, MAX_EVENT_NOTE_BYTES, microTime, truncateUtf8 } from './events.ts';
 import type { LogFields, Logger } from '../core/logger.ts';
 import { apiErrorFrom } from '../client/rest.ts';
+import { WritePriority } from './write-priority.ts';
 
 /** A fake of our own EventSink: records calls; failures are scripted per call kind. */
 class FakeSink implements EventSink {
@@ -233,21 +234,76 @@ describe('EventRecorder', () => {
     await recorder.shutdown();
   });
 
-  it('sends creates one at a time from a bounded queue, in order, and drops new Events when the queue is full', async () => {
+  it('sends creates one at a time from a bounded queue, in order, and folds what finds the queue full into one summary per burst', async () => {
     const { sink, recorder } = setup({ maxQueuedCreates: 2 });
     let open = (): void => undefined;
     sink.gate = new Promise((resolve) => {
       open = resolve;
     });
-    for (const name of ['a', 'b', 'c', 'd']) recorder.record(widget(name), failed);
+    const created: EventInput = { type: 'Normal', reason: 'Created', action: 'CreateTopic', note: 'created topic' };
+    for (const name of ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i']) recorder.record(widget(name), created);
+    recorder.record(widget('x'), failed);
     await flushMicrotasks();
-    // One in flight (a), two queued (b, c), d dropped.
+    // One in flight (a), two queued (b, c); d to i fold into one summary, x into another (another reason).
     expect(sink.inFlight).toBe(1);
-    expect(recorder.dropped).toBe(1);
+    expect(recorder.folded).toBe(7);
+    expect(recorder.dropped).toBe(0);
     open();
     await recorder.shutdown();
-    expect(sink.created.map((e) => e.regarding.name)).toEqual(['a', 'b', 'c']);
+    expect(sink.created.map((e) => e.regarding.name)).toEqual(['a', 'b', 'c', 'd', 'x']);
     expect(sink.maxInFlight).toBe(1);
+    const [summary, single] = sink.created.slice(3);
+    expect(summary).toMatchObject({ reason: 'Created', action: 'CreateTopic', type: 'Normal', series: { count: 6 } });
+    expect(summary?.note).toBe('6 Widget Events (Created) of one burst in ns, folded into this one: d, e, f, g, h and 1 more. The first: created topic');
+    expect(single?.series).toBeUndefined();
+    expect(single?.reason).toBe('ApplyFailed');
+  });
+
+  it('sends the burst summary once the queue is half empty, not only at shutdown', async () => {
+    const { sink, recorder } = setup({ maxQueuedCreates: 4 });
+    const gates: (() => void)[] = [];
+    const realCreate = sink.create.bind(sink);
+    sink.create = async (event) => {
+      await new Promise<void>((resolve) => gates.push(resolve));
+      await realCreate(event);
+    };
+    for (const name of ['a', 'b', 'c', 'd', 'e', 'f', 'g']) recorder.record(widget(name), failed);
+    await flushMicrotasks();
+    expect(recorder.folded).toBe(2);
+    // a, b, c finish: the queue (d, e) is at half, so the summary of f and g joins it.
+    for (let i = 0; i < 3; i++) {
+      gates.shift()?.();
+      await flushMicrotasks();
+    }
+    expect(sink.created.map((e) => e.regarding.name)).toEqual(['a', 'b', 'c']);
+    for (let i = 0; i < 3; i++) {
+      gates.shift()?.();
+      await flushMicrotasks();
+    }
+    expect(sink.created.map((e) => e.regarding.name)).toEqual(['a', 'b', 'c', 'd', 'e', 'f']);
+    expect(sink.created.at(-1)?.series?.count).toBe(2);
+    await recorder.shutdown();
+    expect(sink.created).toHaveLength(6);
+  });
+
+  it('sends no create while a status write is in flight, nor just after one: Events trail the status writes', async () => {
+    const clock = new VirtualClock();
+    const sink = new FakeSink();
+    const priority = new WritePriority({ clock }, { quietMs: 100 });
+    const recorder = new EventRecorder({ sink, clock, priority }, { reportingController: 'kafka.domain-operators.io/topic-controller', reportingInstance: 'pod-0' });
+    let finish = (): void => undefined;
+    const statusWrite = priority.track(new Promise<void>((resolve) => (finish = resolve)));
+    recorder.record(widget('a'), failed);
+    recorder.record(widget('b'), failed);
+    await clock.advance(1_000);
+    expect(sink.created).toEqual([]);
+    finish();
+    await statusWrite;
+    await clock.advance(99);
+    expect(sink.created).toEqual([]);
+    await clock.advance(1);
+    await recorder.shutdown();
+    expect(sink.created.map((e) => e.regarding.name)).toEqual(['a', 'b']);
   });
 
   it('sends up to maxConcurrentCreates at once', async () => {

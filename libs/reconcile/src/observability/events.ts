@@ -7,6 +7,7 @@ import { isNamespaceTerminating, isNotFound } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
 import { errorFields, silentLogger } from '../core/logger.ts';
 import { resourceType } from '../client/resource-type.ts';
+import type { WritePriority } from './write-priority.ts';
 
 /** A reference to the object an Event is about (`events.k8s.io/v1` `regarding`). */
 export interface EventObjectReference {
@@ -89,6 +90,11 @@ export interface EventRecorderDeps {
   /** Wall-clock time for `eventTime` and `lastObservedTime`; default `new Date()`. */
   readonly now?: () => Date;
   readonly log?: Logger;
+  /**
+   * Writes that go before Events: each create waits for `quiet()` (a {@link WritePriority} shared with the status
+   * writers), so in a burst Events trail the status writes instead of competing with them. Default: none.
+   */
+  readonly priority?: Pick<WritePriority, 'quiet'>;
 }
 
 /** Options of an {@link EventRecorder}; the defaults are client-go's events library and spam filter. */
@@ -132,6 +138,19 @@ interface Bucket {
   atMs: number;
 }
 
+/** Events that found the create queue full, folded by (namespace, kind, type, reason, action) until there is room. */
+interface Folded {
+  readonly regarding: EventObjectReference;
+  readonly input: EventInput;
+  count: number;
+  /** The first few regarding names, for the summary's note. */
+  readonly names: string[];
+  lastObservedTime: string;
+}
+
+/** How many names a burst summary lists before "and N more". */
+const FOLDED_NAMES_SHOWN = 5;
+
 /**
  * Writes `events.k8s.io/v1` Events with client-go's aggregation: the first occurrence of (regarding object, type,
  * reason, action, note) creates an Event; repeats within `seriesWindowMs` of the previous one only count, and the
@@ -139,10 +158,16 @@ interface Bucket {
  * {@link EventRecorder.shutdown}. A token bucket per regarding object (burst 25, one token per 5 min, as
  * client-go's spam filter) limits the Events created, so a hot loop with changing notes cannot flood the
  * apiserver; repeats of a series take no token, since their writes are already bounded by the flush interval.
- * Creates are sent one at a time (`maxConcurrentCreates`) from a queue of at most 1000 (`maxQueuedCreates`; a full
- * queue drops the new Event), like client-go's broadcaster: in a burst (1,000 new resources at once) Events trail
- * the reconcilers' status writes instead of competing with them for the apiserver.
- * Dropped events are counted ({@link EventRecorder.dropped}) and logged at debug. `record` never blocks and never
+ * Creates are sent one at a time (`maxConcurrentCreates`) from a queue of at most 1000 (`maxQueuedCreates`), like
+ * client-go's broadcaster: in a burst (1,000 new resources at once) Events trail the reconcilers' status writes
+ * instead of competing with them for the apiserver; with `deps.priority` each create also waits until no status
+ * write is in flight (and none ended just now), so they follow the burst. Where client-go drops what finds its queue
+ * full, this recorder folds it: the Events of one burst with the same namespace, kind, type, reason and action
+ * become one summary Event (about the first of them, with `series.count` the number folded and a note naming the
+ * first few), sent once the queue is half empty or on shutdown ({@link EventRecorder.folded} counts them). So a
+ * burst of 5,600 creations costs at most 1,000 + a few Event writes and still tells how many happened.
+ * Dropped events (rate limit, invalid input, after shutdown) are counted ({@link EventRecorder.dropped}) and
+ * logged at debug. `record` never blocks and never
  * throws: writes happen in the background and failures are logged. No work starts in the constructor.
  */
 export class EventRecorder implements Recorder {
@@ -150,6 +175,7 @@ export class EventRecorder implements Recorder {
   readonly #clock: Clock;
   readonly #now: () => Date;
   readonly #log: Logger;
+  readonly #priority: Pick<WritePriority, 'quiet'> | undefined;
   readonly #controller: string;
   readonly #instance: string;
   readonly #windowMs: number;
@@ -164,6 +190,8 @@ export class EventRecorder implements Recorder {
   readonly #maxQueuedCreates: number;
   /** Creates waiting for a slot, oldest first. */
   readonly #createQueue: (() => void)[] = [];
+  readonly #foldedByKey = new Map<string, Folded>();
+  #foldedCount = 0;
   #creating = 0;
   #timer: TimerHandle | undefined;
   #lastSweepMs = 0;
@@ -176,6 +204,7 @@ export class EventRecorder implements Recorder {
     this.#clock = deps.clock ?? systemClock;
     this.#now = deps.now ?? (() => new Date());
     this.#log = deps.log ?? silentLogger;
+    this.#priority = deps.priority;
     this.#controller = options.reportingController;
     this.#instance = options.reportingInstance;
     this.#windowMs = options.seriesWindowMs ?? 6 * 60_000;
@@ -189,6 +218,11 @@ export class EventRecorder implements Recorder {
   /** How many events were dropped (rate limit, invalid input, after shutdown) since construction. */
   get dropped(): number {
     return this.#dropped;
+  }
+
+  /** How many Events found the create queue full and were folded into a burst summary since construction. */
+  get folded(): number {
+    return this.#foldedCount;
   }
 
   /**
@@ -212,6 +246,8 @@ export class EventRecorder implements Recorder {
     this.#closed = true;
     if (this.#timer !== undefined) this.#clock.clearTimeout(this.#timer);
     this.#timer = undefined;
+    await this.#settle();
+    this.#sendFolded(Number.POSITIVE_INFINITY);
     await this.#settle();
     await this.#flush();
     await this.#settle();
@@ -258,37 +294,76 @@ export class EventRecorder implements Recorder {
       this.#drop('rate limited', event);
       return;
     }
+    const reference: EventObjectReference = {
+      ...(regarding.apiVersion !== undefined && { apiVersion: regarding.apiVersion }),
+      ...(regarding.kind !== undefined && { kind: regarding.kind }),
+      ...(meta.namespace !== undefined && { namespace: meta.namespace }),
+      name: meta.name,
+      ...(meta.uid !== undefined && { uid: meta.uid }),
+      ...(meta.resourceVersion !== undefined && { resourceVersion: meta.resourceVersion }),
+    };
     if (this.#creating >= this.#maxConcurrentCreates && this.#createQueue.length >= this.#maxQueuedCreates) {
-      this.#drop('create queue full', event);
+      this.#fold(reference, { ...event, note });
       return;
     }
-    const wall = this.#now();
-    const kubeEvent: KubeEvent = {
+    const kubeEvent = this.#kubeEvent(reference, { ...event, note }, this.#now());
+    const state: SeriesState = { key, event: kubeEvent, count: 1, written: 1, lastObservedMs: nowMs, lastObservedTime: kubeEvent.eventTime, created: Promise.resolve(false), patching: false };
+    this.#series.set(key, state);
+    state.created = this.#queueCreate(kubeEvent, (sent) => this.#create(state, sent));
+    this.#track(state.created.then(() => undefined));
+  }
+
+  #kubeEvent(regarding: EventObjectReference, event: EventInput, wall: Date): KubeEvent {
+    return {
       apiVersion: 'events.k8s.io/v1',
       kind: 'Event',
-      metadata: { namespace: meta.namespace ?? 'default', name: this.#eventName(meta.name, wall) },
+      metadata: { namespace: regarding.namespace ?? 'default', name: this.#eventName(regarding.name ?? 'event', wall) },
       eventTime: microTime(wall),
       reportingController: this.#controller,
       reportingInstance: this.#instance,
       type: event.type,
       reason: event.reason,
       action: event.action,
-      note,
-      regarding: {
-        ...(regarding.apiVersion !== undefined && { apiVersion: regarding.apiVersion }),
-        ...(regarding.kind !== undefined && { kind: regarding.kind }),
-        ...(meta.namespace !== undefined && { namespace: meta.namespace }),
-        name: meta.name,
-        ...(meta.uid !== undefined && { uid: meta.uid }),
-        ...(meta.resourceVersion !== undefined && { resourceVersion: meta.resourceVersion }),
-      },
+      note: event.note,
+      regarding,
     };
-    const state: SeriesState = { key, event: kubeEvent, count: 1, written: 1, lastObservedMs: nowMs, lastObservedTime: kubeEvent.eventTime, created: Promise.resolve(false), patching: false };
-    this.#series.set(key, state);
-    state.created = this.#whenSlotFree().then(() => this.#create(state, kubeEvent)).finally(() => {
-      this.#releaseSlot();
-    });
-    this.#track(state.created.then(() => undefined));
+  }
+
+  /** Sends `event` through `create` when a slot is free and the status writes are quiet; releases the slot after. */
+  #queueCreate(event: KubeEvent, create: (event: KubeEvent) => Promise<boolean>): Promise<boolean> {
+    return this.#whenSlotFree()
+      .then(() => this.#priority?.quiet())
+      .then(() => create(event))
+      .finally(() => {
+        this.#releaseSlot();
+      });
+  }
+
+  /** Counts an Event that found the queue full into its burst's summary. */
+  #fold(regarding: EventObjectReference, event: EventInput): void {
+    this.#foldedCount++;
+    const key = JSON.stringify([regarding.namespace ?? '', regarding.kind ?? '', event.type, event.reason, event.action]);
+    const lastObservedTime = microTime(this.#now());
+    const folded = this.#foldedByKey.get(key);
+    if (folded === undefined) {
+      this.#foldedByKey.set(key, { regarding, input: event, count: 1, names: [regarding.name ?? ''], lastObservedTime });
+    } else {
+      folded.count++;
+      folded.lastObservedTime = lastObservedTime;
+      if (folded.names.length < FOLDED_NAMES_SHOWN) folded.names.push(regarding.name ?? '');
+    }
+    this.#log.debug({ reason: event.reason, action: event.action, folded: this.#foldedCount }, 'event folded into a burst summary: create queue full');
+  }
+
+  /** Queues one summary Event per folded burst while fewer than `limit` creates wait. */
+  #sendFolded(limit: number): void {
+    for (const [key, folded] of this.#foldedByKey) {
+      if (this.#createQueue.length >= limit) return;
+      this.#foldedByKey.delete(key);
+      const event = this.#kubeEvent(folded.regarding, { ...folded.input, note: burstNote(folded) }, this.#now());
+      const summary: KubeEvent = folded.count > 1 ? { ...event, series: { count: folded.count, lastObservedTime: folded.lastObservedTime } } : event;
+      this.#track(this.#queueCreate(summary, (sent) => this.#send(sent)).then(() => undefined));
+    }
   }
 
   /** Resolves when a create may be sent (at once while fewer than `maxConcurrentCreates` are), taking the slot. */
@@ -308,9 +383,20 @@ export class EventRecorder implements Recorder {
   #releaseSlot(): void {
     this.#creating--;
     this.#createQueue.shift()?.();
+    if (this.#foldedByKey.size > 0 && !this.#closed) this.#sendFolded(Math.floor(this.#maxQueuedCreates / 2));
   }
 
   async #create(state: SeriesState, event: KubeEvent): Promise<boolean> {
+    const created = await this.#send(event);
+    if (!created) {
+      if (this.#series.get(state.key) === state) this.#series.delete(state.key);
+      this.#dirty.delete(state);
+    }
+    return created;
+  }
+
+  /** Creates `event`; false (logged) when the apiserver refused it. Never rejects. */
+  async #send(event: KubeEvent): Promise<boolean> {
     try {
       await this.#sink.create(event);
       return true;
@@ -318,8 +404,6 @@ export class EventRecorder implements Recorder {
       // An Event about an object whose namespace is going away cannot be stored, and would go with it anyway.
       if (isNamespaceTerminating(err)) this.#log.debug({ ...eventFields(event) }, 'event dropped: its namespace is being deleted');
       else this.#log.warn({ ...errorFields(err), ...eventFields(event) }, 'could not create event');
-      if (this.#series.get(state.key) === state) this.#series.delete(state.key);
-      this.#dirty.delete(state);
       return false;
     }
   }
@@ -419,6 +503,15 @@ export class EventRecorder implements Recorder {
   async #settle(): Promise<void> {
     while (this.#inFlight.size > 0) await Promise.all([...this.#inFlight]);
   }
+}
+
+/** The note of a burst summary: how many were folded, the first names, and the first one's own note; at most 1 KB. */
+function burstNote(folded: Folded): string {
+  const more = folded.count - folded.names.length;
+  const names = folded.names.join(', ') + (more > 0 ? ` and ${more} more` : '');
+  const kind = folded.regarding.kind ?? 'object';
+  const where = folded.regarding.namespace !== undefined ? ` in ${folded.regarding.namespace}` : '';
+  return truncateUtf8(`${folded.count} ${kind} Events (${folded.input.reason}) of one burst${where}, folded into this one: ${names}. The first: ${folded.input.note}`, MAX_EVENT_NOTE_BYTES);
 }
 
 /** Cuts `text` to at most `maxBytes` of UTF-8 without splitting a character, ending with `…` when cut. */

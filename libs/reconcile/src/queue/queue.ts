@@ -28,6 +28,10 @@ export type WorkQueueKey = string | number | bigint | boolean | symbol | object;
 // Node fires a timer set for longer than this after 1 ms; the queue re-arms instead (see #onTimer).
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
+// The flags a key's entry in WorkQueue's #states holds.
+const DIRTY = 1;
+const PROCESSING = 2;
+
 /**
  * A keyed work queue with the semantics of client-go's rate-limiting workqueue:
  *
@@ -51,13 +55,16 @@ export class WorkQueue<K extends WorkQueueKey = string> {
   // Without metrics nothing reads the timestamps below, so the clock is not read on the hot path (those reads
   // cost a large share of add + get + done time).
   readonly #timed: boolean;
-  // Keys waiting in order; each is also in #dirty and never in #processing.
+  // Keys waiting in order; each is DIRTY and not PROCESSING.
   readonly #queue = new Fifo<K>();
-  // Every key waiting to be handed out (including re-adds of processing keys), to the clock time it was added
-  // (0 when there are no metrics).
-  readonly #dirty = new Map<K, number>();
-  // Keys handed out and not yet done, to the clock time they were handed out (0 when there are no metrics).
-  readonly #processing = new Map<K, number>();
+  // Every key that is dirty (waiting to be handed out, including re-adds of processing keys), processing (handed
+  // out, not yet done) or both, to those flags: one map lookup per step instead of one per set.
+  readonly #states = new Map<K, number>();
+  #dirtyCount = 0;
+  #processingCount = 0;
+  // With metrics only: when each dirty key was added and each processing key handed out.
+  readonly #addedAt = new Map<K, number>();
+  readonly #startedAt = new Map<K, number>();
   // Pending `get` calls; non-empty only while #queue is empty.
   readonly #getters = new Fifo<(key: K | undefined) => void>();
   readonly #delayed = new DelayHeap<K>();
@@ -80,11 +87,15 @@ export class WorkQueue<K extends WorkQueueKey = string> {
    * its `done`. Ignored after shutdown. Never blocks.
    */
   add(key: K): void {
-    if (this.#shuttingDown || this.#dirty.has(key)) return;
-    this.#dirty.set(key, this.#metricsNow());
+    if (this.#shuttingDown) return;
+    const state = this.#states.get(key) ?? 0;
+    if ((state & DIRTY) !== 0) return;
+    this.#states.set(key, state | DIRTY);
+    this.#dirtyCount++;
+    if (this.#timed) this.#addedAt.set(key, this.#clock.now());
     this.#metrics.incAdds();
-    this.#metrics.setDepth(this.#dirty.size);
-    if (this.#processing.has(key)) return;
+    this.#metrics.setDepth(this.#dirtyCount);
+    if ((state & PROCESSING) !== 0) return;
     this.#queue.push(key);
     this.#dispatch();
   }
@@ -142,15 +153,17 @@ export class WorkQueue<K extends WorkQueueKey = string> {
    * processing (unlike client-go, which would queue a duplicate). Works after shutdown, and lets a drain finish.
    */
   done(key: K): void {
-    const startedAt = this.#processing.get(key);
-    if (startedAt === undefined) return;
-    this.#processing.delete(key);
-    this.#metrics.observeWorkDuration((this.#metricsNow() - startedAt) / 1000);
-    if (this.#dirty.has(key)) {
+    const state = this.#states.get(key) ?? 0;
+    if ((state & PROCESSING) === 0) return;
+    this.#processingCount--;
+    if (this.#timed) this.#timeDone(key);
+    if ((state & DIRTY) !== 0) {
+      this.#states.set(key, DIRTY);
       this.#queue.push(key);
       this.#dispatch();
-    } else if (this.#processing.size === 0) {
-      this.#releaseDrainWaiters();
+    } else {
+      this.#states.delete(key);
+      if (this.#processingCount === 0) this.#releaseDrainWaiters();
     }
   }
 
@@ -175,7 +188,7 @@ export class WorkQueue<K extends WorkQueueKey = string> {
    */
   shutDownWithDrain(): Promise<void> {
     this.#stop();
-    if (this.#processing.size === 0) return Promise.resolve();
+    if (this.#processingCount === 0) return Promise.resolve();
     return new Promise((resolve) => {
       this.#drainWaiters.push(resolve);
     });
@@ -186,18 +199,28 @@ export class WorkQueue<K extends WorkQueueKey = string> {
     return this.#shuttingDown;
   }
 
-  #metricsNow(): number {
-    return this.#timed ? this.#clock.now() : 0;
+  // A key in #queue is DIRTY and not PROCESSING; handing it out makes it PROCESSING only.
+  #handOut(key: K): K {
+    this.#states.set(key, PROCESSING);
+    this.#dirtyCount--;
+    this.#processingCount++;
+    this.#metrics.setDepth(this.#dirtyCount);
+    if (this.#timed) this.#timeHandOut(key);
+    return key;
   }
 
-  #handOut(key: K): K {
-    const now = this.#metricsNow();
-    const addedAt = this.#dirty.get(key) ?? now;
-    this.#dirty.delete(key);
-    this.#processing.set(key, now);
-    this.#metrics.setDepth(this.#dirty.size);
-    this.#metrics.observeQueueDuration((now - addedAt) / 1000);
-    return key;
+  // Without metrics (the no-op provider) nothing reads these durations, so the clock is not read at all.
+  #timeHandOut(key: K): void {
+    const now = this.#clock.now();
+    this.#metrics.observeQueueDuration((now - (this.#addedAt.get(key) ?? now)) / 1000);
+    this.#addedAt.delete(key);
+    this.#startedAt.set(key, now);
+  }
+
+  #timeDone(key: K): void {
+    const now = this.#clock.now();
+    this.#metrics.observeWorkDuration((now - (this.#startedAt.get(key) ?? now)) / 1000);
+    this.#startedAt.delete(key);
   }
 
   // Restores the invariant that getters wait only while no key does.
@@ -263,7 +286,7 @@ export class WorkQueue<K extends WorkQueueKey = string> {
     const now = this.#clock.now();
     let total = 0;
     let longest = 0;
-    for (const startedAt of this.#processing.values()) {
+    for (const startedAt of this.#startedAt.values()) {
       const seconds = (now - startedAt) / 1000;
       total += seconds;
       longest = Math.max(longest, seconds);

@@ -4,6 +4,7 @@ import { StoreWriter } from '../cache/store.ts';
 import { Client } from '../client/client.ts';
 import type { RestRequest, RestTransport } from '../client/rest.ts';
 import { KubeApiError } from '../core/errors.ts';
+import type { PartialObjectMetadata } from '../client/metadata-only.ts';
 import { cachedSecrets, ownedOrReferencedSecrets, secretValue, storeSecrets } from './secret-source.ts';
 
 const secret = (name: string, data: Record<string, string>): V1Secret => ({ metadata: { namespace: 'ns', name }, data });
@@ -54,13 +55,26 @@ describe('Secret sources', () => {
     expect(secretValue(undefined, 'password')).toBeUndefined();
   });
 
-  it('ownedOrReferencedSecrets reads the owned cache first and asks the referenced source for the rest', async () => {
+  it('ownedOrReferencedSecrets reads the owned cache when it is as new as the metadata watch, and asks the referenced source otherwise', async () => {
     const asked: string[] = [];
-    const referenced = { get: (namespace: string, name: string) => (asked.push(`${namespace}/${name}`), Promise.resolve(name === 'ref' ? secret('ref', {}) : undefined)) };
-    const source = ownedOrReferencedSecrets(cache, referenced);
-    await expect(source.get('ns', 'cached')).resolves.toEqual(cached);
+    const live = secret('cached', { password: Buffer.from('rotated').toString('base64') });
+    const referenced = {
+      get: (namespace: string, name: string) => (asked.push(`${namespace}/${name}`), Promise.resolve(name === 'ref' ? secret('ref', {}) : name === 'cached' ? live : undefined)),
+    };
+    const owned = new StoreWriter<V1Secret>();
+    owned.replace([{ metadata: { namespace: 'ns', name: 'cached', resourceVersion: '5' }, data: { password: Buffer.from('c').toString('base64') } }]);
+    const seen = new StoreWriter<PartialObjectMetadata>();
+    const meta = (name: string, resourceVersion: string): PartialObjectMetadata => ({ apiVersion: 'v1', kind: 'Secret', metadata: { namespace: 'ns', name, resourceVersion } });
+    seen.replace([meta('cached', '5'), meta('ref', '9')]);
+    const source = ownedOrReferencedSecrets({ store: owned.reader() }, referenced, { store: seen.reader() });
+    await expect(source.get('ns', 'cached')).resolves.toMatchObject({ data: cached.data });
     await expect(source.get('ns', 'ref')).resolves.toEqual(secret('ref', {}));
     await expect(source.get('ns', 'none')).resolves.toBeUndefined();
     expect(asked).toEqual(['ns/ref', 'ns/none']);
+
+    // The metadata watch saw a rotation the owned cache has not delivered yet: the read goes past the stale copy.
+    seen.replace([meta('cached', '6'), meta('ref', '9')]);
+    await expect(source.get('ns', 'cached')).resolves.toBe(live);
+    expect(asked.at(-1)).toBe('ns/cached');
   });
 });

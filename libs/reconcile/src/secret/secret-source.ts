@@ -1,5 +1,6 @@
 import type { V1Secret } from '@kubernetes/client-node';
 import type { Client } from '../client/client.ts';
+import type { PartialObjectMetadata } from '../client/metadata-only.ts';
 import { coreTypes } from '../client/resource-type.ts';
 import type { Store } from '../cache/store.ts';
 import { isNotFound } from '../core/errors.ts';
@@ -52,13 +53,25 @@ export function secretValue(secret: V1Secret | undefined, key: string): string |
  * Secrets from `owned` (the operator's label-scoped cache of the Secrets it generated) first, then from
  * `referenced` (a {@link SecretSource} that reads by name, such as `referencedSecrets`): one source for a
  * reconciler that reads both its generated Secret and one a user names. A generated Secret made before the label
- * (not in `owned`) is found through `referenced`, so `ensureSecret` can adopt it. `owned.store` is read at call time.
+ * (not in `owned`) is found through `referenced`, so `ensureSecret` can adopt it.
+ *
+ * `seen` is the metadata-only Secret cache whose watch wakes the reconcilers. The two watches deliver a change at
+ * different moments, so a reconcile woken by `seen` may find `owned` one version behind (a rotated password would
+ * then be missed, and nothing wakes the reconcile again). An owned entry is therefore served only when its
+ * resourceVersion is the one `seen` holds; otherwise (or when `seen` does not hold the Secret) the read goes to
+ * `referenced`. Both stores are read at call time.
  */
-export function ownedOrReferencedSecrets(owned: { readonly store: Store<V1Secret> }, referenced: SecretSource): SecretSource {
+export function ownedOrReferencedSecrets(
+  owned: { readonly store: Store<V1Secret> },
+  referenced: SecretSource,
+  seen: { readonly store: Store<PartialObjectMetadata> },
+): SecretSource {
   return {
     get: (namespace, name, signal) => {
-      const cached = owned.store.get(`${namespace}/${name}`);
-      return cached !== undefined ? Promise.resolve(cached) : referenced.get(namespace, name, signal);
+      const key = `${namespace}/${name}`;
+      const cached = owned.store.get(key);
+      const current = cached !== undefined && cached.metadata?.resourceVersion === seen.store.get(key)?.metadata.resourceVersion;
+      return current ? Promise.resolve(cached) : referenced.get(namespace, name, signal);
     },
   };
 }

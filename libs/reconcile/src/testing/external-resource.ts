@@ -57,6 +57,10 @@ export class InMemoryExternalSystem implements ExternalAdapter<KubernetesObject,
   recordIntent = false;
   /** The `context.object` each create and update saw, in call order (to check what the adapter could read). */
   readonly seen: KubernetesObject[] = [];
+  /** When true, `create` marks each object with the creating resource's UID and `observe` reports it as `createdBy`. */
+  marksCreator = false;
+  /** Object name → the UID its mark names. */
+  readonly marks = new Map<string, string>();
 
   /** Every later call of `op` throws `error` until {@link heal}. */
   fail(op: Op, error: Error): void {
@@ -95,7 +99,15 @@ export class InMemoryExternalSystem implements ExternalAdapter<KubernetesObject,
       if (want === have) continue;
       diff.push(key === 'password' ? 'password: differs' : `${key}: want ${want ?? '(unset)'}, have ${have ?? '(unset)'}`);
     }
-    return Promise.resolve({ exists: true, upToDate: diff.length === 0, diff, observed: { config: { ...config } }, ...this.#offer(Object.keys(config).length) });
+    const createdBy = this.marksCreator ? this.marks.get(desired.name) : undefined;
+    return Promise.resolve({
+      exists: true,
+      upToDate: diff.length === 0,
+      diff,
+      observed: { config: { ...config } },
+      ...this.#offer(Object.keys(config).length),
+      ...(createdBy === undefined ? {} : { createdBy }),
+    });
   }
 
   create(desired: FakeSpec, context: ExternalContext<KubernetesObject>): Promise<ExternalCreation> {
@@ -103,6 +115,7 @@ export class InMemoryExternalSystem implements ExternalAdapter<KubernetesObject,
     this.seen.push(context.object);
     if (this.objects.has(desired.name)) throw new FakeBackendError(`${desired.name} already exists`, 'AlreadyExistsInBackend');
     this.objects.set(desired.name, { ...desired.config });
+    if (this.marksCreator) this.marks.set(desired.name, context.object.metadata?.uid ?? '');
     return Promise.resolve(this.#offer(Object.keys(desired.config).length));
   }
 

@@ -10,4 +10,5 @@ export { matching, parseExposition, valueOf } from './exposition.ts';
 export type { Exposition, Sample } from './exposition.ts';
 export { FakeBackendError, FakeObjects, InMemoryExternalSystem, RecordingRecorder, withMeta } from './external-resource.ts';
 export type { ExternalCall, FakeObserved, FakeSpec } from './external-resource.ts';
+export { InMemoryLedgerDocument } from './in-memory-ledger-document.ts';
 export { reasonLiteralsIn, sharedReasonLiterals } from './reason-literals.ts';

@@ -1,0 +1,66 @@
+import { parse, parseAllDocuments } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { defineConnectionPolicy, policyObjects } from './admission-policy.ts';
+import { renderAdmissionTemplate } from './admission-template.ts';
+import { caseDisagreements, withNamespace } from './admission-case.ts';
+
+const policy = defineConnectionPolicy({
+  name: 'gizmo-tenancy',
+  group: 'example.io',
+  resources: ['gizmos'],
+  connection: { apiVersion: 'example.io/v1', kind: 'GizmoConnection' },
+  validations: [{ expression: 'object.spec.size < 10', messageExpression: '"too big"' }],
+});
+
+describe('connection policies', () => {
+  it('guard every validation by the object naming this connection, and select every connection as a parameter', () => {
+    const [vap, binding] = policyObjects(policy, { namePrefix: 'r', validationActions: ['Warn', 'Audit'] });
+    expect(vap.metadata.name).toBe('r-gizmo-tenancy');
+    expect(vap.spec['failurePolicy']).toBe('Fail');
+    expect(vap.spec['validations']).toEqual([{ expression: '!variables.applies || (object.spec.size < 10)', messageExpression: '"too big"', reason: 'Invalid' }]);
+    expect(binding.spec).toEqual({ policyName: 'r-gizmo-tenancy', validationActions: ['Warn', 'Audit'], paramRef: { selector: {}, parameterNotFoundAction: 'Allow' } });
+  });
+
+  it('refuse CEL that Helm would read as a template, and names that are not DNS labels', () => {
+    expect(() => defineConnectionPolicy({ ...policy.options, validations: [{ expression: 'true', messageExpression: '"{{ x }}"' }] })).toThrow(/Helm/);
+    expect(() => defineConnectionPolicy({ ...policy.options, name: 'Gizmo' })).toThrow(/lowercase/);
+  });
+});
+
+describe('the chart template', () => {
+  const text = renderAdmissionTemplate([policy], 'src/admission/policies.ts');
+
+  it('is gated by admissionPolicies.enabled and takes the actions and the names from the release', () => {
+    expect(text.split('\n')[1]).toBe('{{- if .Values.admissionPolicies.enabled }}');
+    expect(text).toContain('name: {{ include "operator.fullname" . }}-gizmo-tenancy');
+    expect(text).toContain('validationActions: {{ toJson .Values.admissionPolicies.validationActions }}');
+    expect(text).toContain('{{- include "operator.labels" . | nindent 4 }}');
+  });
+
+  it('is YAML once the Helm actions are replaced', () => {
+    const filled = text
+      .split('\n')
+      .filter((line) => !line.startsWith('{{-') && !line.includes('nindent'))
+      .join('\n')
+      .replaceAll('{{ include "operator.fullname" . }}', 'r')
+      .replace('{{ toJson .Values.admissionPolicies.validationActions }}', '["Deny"]');
+    const docs = parseAllDocuments(filled).map((d) => d.toJS() as { kind: string });
+    expect(docs.map((d) => d.kind)).toEqual(['ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding']);
+    expect(parse('a: ["Deny"]')).toEqual({ a: ['Deny'] });
+  });
+});
+
+describe('case tables', () => {
+  it('replace the namespace placeholder and report each disagreement', () => {
+    expect(withNamespace({ a: ['{ns}-x'] }, 'team-a')).toEqual({ a: ['team-a-x'] });
+    const cases = [
+      { title: 'in', kind: 'Gizmo', name: 'a', spec: {} },
+      { title: 'out', kind: 'Gizmo', name: 'b', spec: {}, refused: 'outside {ns}' },
+    ];
+    expect(caseDisagreements('cel', cases, [undefined, 'b is outside team-a'], 'team-a')).toEqual([]);
+    expect(caseDisagreements('cel', cases, ['no', undefined], 'team-a')).toEqual([
+      'cel: "in" should be admitted, was refused: no',
+      'cel: "out" should be refused (outside team-a), was admitted',
+    ]);
+  });
+});
