@@ -10,6 +10,22 @@ export const API_VERSION = 'kafka.domain-operators.io/v1alpha1';
 const GROUP = 'kafka.domain-operators.io';
 const VERSION = 'v1alpha1';
 
+/** The user-level quota fields of a KafkaUser, a connection's defaults and its ceiling. */
+export interface UserQuotas {
+  producerByteRate?: number;
+  consumerByteRate?: number;
+  requestPercentage?: number;
+  controllerMutationRate?: number;
+}
+
+/** One per-client-id quota entry of a KafkaUser. */
+export interface ClientIdQuotas {
+  clientId: string;
+  producerByteRate?: number;
+  consumerByteRate?: number;
+  requestPercentage?: number;
+}
+
 /** What the suites write and read of a KafkaConnection. */
 export type KafkaConnection = CustomResourceObject<
   {
@@ -18,7 +34,7 @@ export type KafkaConnection = CustomResourceObject<
       mechanism: 'SCRAM-SHA-512' | 'SCRAM-SHA-256' | 'PLAIN';
       secretRef: { namespace: string; name: string; usernameKey: string; passwordKey: string };
     };
-    tenancy?: { namespaceSelector?: { matchLabels?: Record<string, string> }; namePrefix?: string };
+    tenancy?: { namespaceSelector?: { matchLabels?: Record<string, string> }; namePrefix?: string; defaultUserQuotas?: UserQuotas; maxUserQuotas?: UserQuotas };
   },
   { conditions?: Condition[]; clusterId?: string; controllerId?: number; brokers?: unknown[]; observedGeneration?: number }
 >;
@@ -61,7 +77,7 @@ export type KafkaUser = CustomResourceObject<
     username?: string;
     authentication: { type: 'scram-sha-512' | 'scram-sha-256'; passwordSecretRef?: { name: string; key?: string } };
     acls?: AclRule[];
-    quotas?: { producerByteRate?: number; consumerByteRate?: number; requestPercentage?: number; controllerMutationRate?: number };
+    quotas?: UserQuotas & { clients?: ClientIdQuotas[] };
   },
   {
     conditions?: Condition[];

@@ -123,7 +123,7 @@ describe('examples/kafka applied for real', () => {
     expect(await checker.overridesOf(name)).toEqual(topic.spec.config);
   });
 
-  it('KafkaUser: its generated credentials log in, its ACLs allow produce and consume in its groups but not in another group, Kafka reports its quotas', async () => {
+  it('KafkaUser: its generated credentials log in, its ACLs allow produce and consume in its groups but not in another group, Kafka reports its quotas and those of its client id', async () => {
     const user = only('KafkaUser') as KafkaUser;
     const topic = only('KafkaTopic') as KafkaTopic;
     const namespace = user.metadata.namespace ?? '';
@@ -143,5 +143,8 @@ describe('examples/kafka applied for real', () => {
     expect(await checker.consumeAs(login, topicName, `ex-other-${suffix}`)).toBe('denied');
     expect(await checker.produceAs({ ...login, password: `${login.password}-wrong` }, topicName)).toBe('login-failed');
     expect(await checker.userQuotas(login.username)).toEqual({ producer_byte_rate: user.spec.quotas?.producerByteRate, consumer_byte_rate: user.spec.quotas?.consumerByteRate });
+    const batch = user.spec.quotas?.clients?.[0];
+    expect(batch?.clientId).toBe('orders-batch');
+    expect(await checker.clientIdQuotas(login.username)).toEqual({ 'orders-batch': { producer_byte_rate: batch?.producerByteRate } });
   });
 });

@@ -139,9 +139,31 @@ export class KafkaChecker {
 
   /** The client quotas of entity `user=<username>`, keyed as Kafka names them (`producer_byte_rate`, …). */
   async userQuotas(username: string): Promise<Record<string, number>> {
-    const entries = await this.#admin.describeClientQuotas({ components: [{ entityType: ClientQuotaEntityTypes.USER, matchType: ClientQuotaMatchTypes.EXACT, match: username }] });
+    // strict: the entity user=<username> alone, not its (user, client-id) entities.
+    const entries = await this.#admin.describeClientQuotas({ components: [{ entityType: ClientQuotaEntityTypes.USER, matchType: ClientQuotaMatchTypes.EXACT, match: username }], strict: true });
     const out: Record<string, number> = {};
     for (const entry of entries) for (const v of entry.values) out[v.key] = v.value;
+    return out;
+  }
+
+  /**
+   * The client quotas of every entity `user=<username>,client-id=<id>`, by client id (`<default>` for the user's
+   * default client-id entity), keyed as Kafka names them.
+   */
+  async clientIdQuotas(username: string): Promise<Record<string, Record<string, number>>> {
+    const entries = await this.#admin.describeClientQuotas({
+      components: [{ entityType: ClientQuotaEntityTypes.USER, matchType: ClientQuotaMatchTypes.EXACT, match: username }, { entityType: ClientQuotaEntityTypes.CLIENT_ID, matchType: ClientQuotaMatchTypes.ANY }],
+      strict: true,
+    });
+    const defaults = await this.#admin.describeClientQuotas({
+      components: [{ entityType: ClientQuotaEntityTypes.USER, matchType: ClientQuotaMatchTypes.EXACT, match: username }, { entityType: ClientQuotaEntityTypes.CLIENT_ID, matchType: ClientQuotaMatchTypes.DEFAULT }],
+      strict: true,
+    });
+    const out: Record<string, Record<string, number>> = {};
+    for (const entry of [...entries, ...defaults]) {
+      const clientId = entry.entity.find((e) => e.entityType === ClientQuotaEntityTypes.CLIENT_ID)?.entityName ?? '<default>';
+      out[clientId] = Object.fromEntries(entry.values.map((v) => [v.key, v.value]));
+    }
     return out;
   }
 

@@ -1,5 +1,5 @@
 // The kafka operator benchmark's report: its JSON shape, the pure helpers that compute it, and its printed form.
-import { median, metricSum } from '@domain-operators/e2e-harness';
+import { counterIncrease, median } from '@domain-operators/e2e-harness';
 export { median, metricSum } from '@domain-operators/e2e-harness';
 
 /** Prometheus-text figures of the operator between two scrapes. */
@@ -59,8 +59,16 @@ export interface KafkaBenchReport {
     /** `nodejs_heap_size_used_bytes` on the operator's `/metrics` at the end of the steady-state window, in MiB. */
     readonly steadyHeapUsedMiB: number;
     readonly reconciles: number;
+    /** The operator's CPU milliseconds until all Ready over its KafkaTopic reconciles (the burst's cost per reconcile). */
+    readonly cpuMsPerReconcile: number;
+    /** The Events in the benchmark's namespace at the end of the steady state (bursts fold into summaries). */
+    readonly events: EventFigures;
     /** Writes by the operator's ServiceAccount from the first create until all Ready, by `verb resource`. */
     readonly apiserverWrites: Readonly<Record<string, number>>;
+    /** `patch kafkatopics/status` until all Ready, per topic (target ≤ 1.05: one status write per topic). */
+    readonly statusWritesPerTopic: number;
+    /** Writes by the operator's ServiceAccount from all Ready until the steady-state window (the Events that trail). */
+    readonly apiserverWritesAfterReady: Readonly<Record<string, number>>;
     /** (KafkaTopic creates + the operator's writes) / allReadySeconds: the write rate the apiserver sustained. */
     readonly apiserverWritesPerSecond: number;
     /** CPU seconds each process used from the first create until all Ready (`/proc/<pid>/stat`). */
@@ -79,10 +87,59 @@ export interface KafkaBenchReport {
     /** Of those, the writes to the benchmark's namespace and KafkaConnection (others are other sessions' connections). */
     readonly writesOfBenchObjects: number;
     readonly topicReconciles: number;
+    /** The operator's CPU seconds in the window, and per reconcile (a drift check): flat when the cost per topic is. */
+    readonly operatorCpuSeconds: number;
+    readonly cpuMsPerReconcile: number;
     readonly adminRequests: number;
   };
-  readonly verdicts: { readonly ratio: 'met' | 'missed'; readonly steadyStateWrites: 'met' | 'missed' };
+  /** With BENCH_HEAP_SNAPSHOT=1: the operator's heap at the end of the steady state, by constructor (shallow sizes). */
+  readonly heap?:
+    | {
+        readonly totalMiB: number;
+        readonly nodes: number;
+        readonly top: readonly { readonly name: string; readonly count: number; readonly selfMiB: number }[];
+        readonly retainers: readonly { readonly name: string; readonly retainedMiB: number }[];
+      }
+    | { readonly error: string };
+  readonly verdicts: {
+    readonly ratio: 'met' | 'missed';
+    readonly steadyStateWrites: 'met' | 'missed';
+    /** All Ready ≤ 1.3 × the apiserver floor with one status write per topic. */
+    readonly ratioToOneWriteFloor: 'met' | 'missed';
+    /** Status writes until all Ready ≤ 1.05 per topic. */
+    readonly statusWritesPerTopic: 'met' | 'missed';
+  };
 }
+
+/** Events by reason: Event objects, and the occurrences they stand for (`series.count`, 1 without a series). */
+export interface EventFigures {
+  readonly objects: number;
+  readonly occurrences: number;
+  readonly byReason: Readonly<Record<string, { readonly objects: number; readonly occurrences: number }>>;
+}
+
+/** Counts `events` by reason, with the occurrences each stands for. Pure. */
+export function eventFigures(events: readonly { readonly reason?: string; readonly series?: { readonly count: number } }[]): EventFigures {
+  const byReason: Record<string, { objects: number; occurrences: number }> = {};
+  for (const event of events) {
+    const row = (byReason[event.reason ?? '?'] ??= { objects: 0, occurrences: 0 });
+    row.objects++;
+    row.occurrences += event.series?.count ?? 1;
+  }
+  const rows = Object.values(byReason);
+  return { objects: events.length, occurrences: rows.reduce((sum, row) => sum + row.occurrences, 0), byReason };
+}
+
+/** CPU milliseconds per reconcile, to 0.001 ms; NaN when either figure is missing or there was no reconcile. Pure. */
+export function perReconcileMs(cpuSeconds: number | undefined, reconciles: number): number {
+  if (cpuSeconds === undefined || reconciles <= 0) return Number.NaN;
+  return Math.round((cpuSeconds * 1e6) / reconciles) / 1000;
+}
+
+/** The target for all Ready over the one-status-write apiserver floor (issue #18). */
+export const ONE_WRITE_FLOOR_RATIO_TARGET = 1.3;
+/** The target for status writes per topic until all Ready (issue #18). */
+export const STATUS_WRITES_PER_TOPIC_TARGET = 1.05;
 
 
 /** The median of each key over `samples` (keys of the first sample). Pure. Throws on an empty list. */
@@ -94,17 +151,8 @@ export function medianEach(samples: readonly Readonly<Record<string, number>>[])
 
 /** Admin requests per API between two `/metrics` scrapes, and per topic. Pure. */
 export function adminRequestsBetween(before: string, after: string, topics: number): AdminRequests {
-  const apis = new Set<string>();
-  for (const match of after.matchAll(/^kafka_operator_admin_requests_total\{api="([^"]+)"\}/gm)) apis.add(match[1] ?? '');
-  const byApi: Record<string, number> = {};
-  let total = 0;
-  for (const api of [...apis].sort()) {
-    const count = metricSum(after, 'kafka_operator_admin_requests_total', { api }) - metricSum(before, 'kafka_operator_admin_requests_total', { api });
-    if (count === 0) continue;
-    byApi[api] = count;
-    total += count;
-  }
-  return { total, perTopic: Math.round((total / topics) * 1000) / 1000, byApi };
+  const { total, byLabel } = counterIncrease(before, after, 'kafka_operator_admin_requests_total', 'api');
+  return { total, perTopic: Math.round((total / topics) * 1000) / 1000, byApi: { ...byLabel } };
 }
 
 
@@ -133,14 +181,31 @@ export function formatReport(r: KafkaBenchReport): string {
         `  ${what}: ${floor.rounds.map((x) => fixed(x)).join(' / ')} s, median ${fixed(floor.medianSeconds)} s; operator / this floor: ${fixed(floor.ratio)}; CPU s ${cpuList(floor.cpuSeconds)}`,
     ),
     `admin requests: ${o.adminRequests.total} (${fixed(o.adminRequests.perTopic, 3)} per topic): ${Object.entries(o.adminRequests.byApi).map(([api, n]) => `${api} ${n}`).join(', ')}`,
+    `operator CPU per KafkaTopic reconcile until all Ready: ${fixed(o.cpuMsPerReconcile, 3)} ms`,
+    `Events in the namespace: ${o.events.objects} standing for ${o.events.occurrences} occurrences: ${Object.entries(o.events.byReason).map(([reason, row]) => `${reason} ${row.objects} (${row.occurrences})`).join(', ') || 'none'}`,
     `reconciles: ${o.reconciles}; apiserver writes by the operator until all Ready: ${Object.entries(o.apiserverWrites).map(([what, n]) => `${what} ${n}`).join(', ')}`,
+    `status writes per topic until all Ready: ${fixed(o.statusWritesPerTopic, 3)} (target ≤ ${STATUS_WRITES_PER_TOPIC_TARGET}) ${r.verdicts.statusWritesPerTopic}; all Ready / the one-write apiserver floor: ${fixed(r.apiserverFloor.oneStatusWrite.ratio)} (target ≤ ${ONE_WRITE_FLOOR_RATIO_TARGET}) ${r.verdicts.ratioToOneWriteFloor}`,
+    `apiserver writes by the operator after all Ready, before the steady-state window: ${Object.entries(o.apiserverWritesAfterReady).map(([what, n]) => `${what} ${n}`).join(', ') || 'none'}`,
     `apiserver write rate sustained (${r.topics} creates + the operator's writes) / ${fixed(o.allReadySeconds)} s: ${fixed(o.apiserverWritesPerSecond, 0)} writes/s`,
     `CPU seconds from the first create until all Ready (${fixed(r.machine.cpus * o.allReadySeconds)} available on ${r.machine.cpus} CPUs): ${cpuList(o.cpuSeconds)}; the broker was idle again after ${fixed(o.kafkaBusySeconds)} s (${fixed(o.kafkaCpuSecondsUntilIdle)} CPU s)`,
     `operator memory: peak RSS (VmHWM) ${fixed(o.peakRssMiB, 1)} MiB; RSS at the end of the steady state ${fixed(o.steadyRssMiB, 1)} MiB, of it V8 heap in use ${fixed(o.steadyHeapUsedMiB, 1)} MiB`,
     '',
     `steady state: ${s.windowSeconds} s window starting ${s.startedSecondsAfterReady} s after all Ready (it spans the 120 s ± 10 % drift check of every topic)`,
-    `  KafkaTopic reconciles in the window: ${s.topicReconciles}; admin requests: ${s.adminRequests}`,
+    `  KafkaTopic reconciles in the window: ${s.topicReconciles}; admin requests: ${s.adminRequests}; operator CPU ${fixed(s.operatorCpuSeconds)} s, ${fixed(s.cpuMsPerReconcile, 3)} ms per reconcile`,
     `  apiserver writes by the operator's ServiceAccount: ${s.apiserverWrites} (target 0) ${r.verdicts.steadyStateWrites}${Object.keys(s.writesByVerb).length > 0 ? ` — ${JSON.stringify(s.writesByVerb)}` : ''}`,
     `  of which to the benchmark's own namespace and KafkaConnection: ${s.writesOfBenchObjects}`,
+    ...heapLines(r.heap),
   ].join('\n');
+}
+
+function heapLines(heap: KafkaBenchReport['heap']): string[] {
+  if (heap === undefined) return [];
+  if ('error' in heap) return ['', `heap snapshot: failed (${heap.error})`];
+  return [
+    '',
+    `heap snapshot at the end of the steady state: ${fixed(heap.totalMiB, 1)} MiB in ${heap.nodes} nodes; largest by shallow size:`,
+    ...heap.top.map((row) => `  ${fixed(row.selfMiB, 1).padStart(6)} MiB  ${String(row.count).padStart(8)} × ${row.name}`),
+    'largest retainers (retained size: what would be freed with the object; none counted inside another):',
+    ...heap.retainers.map((row) => `  ${fixed(row.retainedMiB, 1).padStart(6)} MiB  ${row.name}`),
+  ];
 }

@@ -4,6 +4,12 @@ import type { ManagerOptions } from '@domain-operators/reconcile';
 /** The API group of this operator's custom resources. */
 export const API_GROUP = 'kafka.domain-operators.io';
 
+/**
+ * The ConfigMap, in the operator's own namespace, that holds the KafkaTopics' claims of creates in flight (the
+ * claims ledger, ADR 0007); the chart's Role grants `get` and `update` on this name only.
+ */
+export const CLAIMS_LEDGER_NAME = 'kafka-operator-create-claims';
+
 /** This operator's whole configuration, resolved once at start from flags and environment. */
 export type KafkaOperatorConfig = ManagerOptions;
 

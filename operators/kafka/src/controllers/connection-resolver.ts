@@ -109,5 +109,7 @@ export function tenancyOf(connection: KafkaConnection): KafkaTenancy | undefined
   return {
     ...(tenancy.namespaceSelector !== undefined && { namespaceSelector: tenancy.namespaceSelector }),
     ...(tenancy.namePrefix !== undefined && { namePrefix: tenancy.namePrefix }),
+    ...(tenancy.defaultUserQuotas !== undefined && { defaultUserQuotas: tenancy.defaultUserQuotas }),
+    ...(tenancy.maxUserQuotas !== undefined && { maxUserQuotas: tenancy.maxUserQuotas }),
   };
 }

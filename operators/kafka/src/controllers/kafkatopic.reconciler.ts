@@ -1,6 +1,6 @@
 import type { V1Namespace } from '@kubernetes/client-node';
 import { connectionClaimIndex, connectionExternalName, ExternalResourceReconciler } from '@domain-operators/reconcile';
-import type { Client, Informer, ReconcileContext, Reconciler, Recorder, Request, Result } from '@domain-operators/reconcile';
+import type { Client, CreateClaims, Informer, ReconcileContext, Reconciler, Recorder, Request, Result, WritePriority } from '@domain-operators/reconcile';
 import { GROUP, kafkaTopics } from '../api/v1alpha1/index.ts';
 import type { KafkaConnection, KafkaTopic } from '../api/v1alpha1/index.ts';
 import { KafkaReasons } from '../kafka/reasons.ts';
@@ -16,6 +16,13 @@ export interface KafkaTopicReconcilerDeps {
   readonly client: Client;
   readonly resolver: ConnectionResolver;
   readonly events: Recorder;
+  /**
+   * The claims ledger (ADR 0007, addendum "the claims ledger"): a topic's claim goes there before CreateTopics,
+   * batched with other topics' claims, instead of a `CreatePending` status write per topic. Absent: the status claim.
+   */
+  readonly createClaims?: CreateClaims;
+  /** The process's urgent writes (status patches), which Events wait for. */
+  readonly priority?: Pick<WritePriority, 'track'>;
   /**
    * The caches the claim index follows (the runtime's `connectionClaimIndex`: names computed on change, not per
    * reconcile): the KafkaTopic informer with `CONNECTION_INDEX`, and the KafkaConnection and Namespace informers.
@@ -60,7 +67,13 @@ export class KafkaTopicReconciler implements Reconciler<KafkaTopic> {
     const adapter = this.#poll.watch(new KafkaTopicAdapter({ resolver: deps.resolver, events: deps.events }));
     const type = kafkaTopics.type;
     this.#inner = new ExternalResourceReconciler<KafkaTopic, DesiredKafkaTopic, ObservedKafkaTopic>(
-      kafkaExternalDeps(deps, { type, adapter, noun: 'topic', claims: connectionClaimIndex({ ...deps.caches, dependents: deps.caches.topics, externalName: (object) => this.externalName(object) }) }),
+      kafkaExternalDeps(deps, {
+        type,
+        adapter,
+        noun: 'topic',
+        claims: connectionClaimIndex({ ...deps.caches, dependents: deps.caches.topics, externalName: (object) => this.externalName(object) }),
+        ...(deps.createClaims !== undefined && { createClaims: deps.createClaims }),
+      }),
       {
         annotationPrefix: GROUP,
         externalName: (topic) => this.externalName(topic),

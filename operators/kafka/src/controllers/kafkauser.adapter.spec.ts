@@ -14,6 +14,8 @@ class FakeUserAdmin {
   readonly credentials = new Map<ScramMechanism, string>();
   acls: AclBinding[] = [];
   quotas: QuotaValues = {};
+  /** The entities `user=…,client-id=<id>`, by client id; an entity with no key left is gone, as in Kafka. */
+  readonly clientIdQuotas = new Map<string, QuotaValues>();
   readonly writes: string[] = [];
 
   describeScramCredentials(): Promise<readonly ScramMechanism[]> {
@@ -48,9 +50,25 @@ class FakeUserAdmin {
   }
   alterUserQuotas(_username: string, change: QuotaChange): Promise<void> {
     this.writes.push('alterUserQuotas');
-    this.quotas = Object.fromEntries(Object.entries({ ...this.quotas, ...change.set }).filter(([key]) => !change.remove.includes(key as QuotaKey)));
+    this.quotas = applied(this.quotas, change);
     return Promise.resolve();
   }
+  describeClientIdQuotas(): Promise<ReadonlyMap<string, QuotaValues>> {
+    return Promise.resolve(new Map(this.clientIdQuotas));
+  }
+  alterClientIdQuotas(_username: string, changes: ReadonlyMap<string, QuotaChange>): Promise<void> {
+    this.writes.push(`alterClientIdQuotas ${[...changes.keys()].join(',')}`);
+    for (const [clientId, change] of changes) {
+      const values = applied(this.clientIdQuotas.get(clientId) ?? {}, change);
+      if (Object.keys(values).length === 0) this.clientIdQuotas.delete(clientId);
+      else this.clientIdQuotas.set(clientId, values);
+    }
+    return Promise.resolve();
+  }
+}
+
+function applied(values: QuotaValues, change: QuotaChange): QuotaValues {
+  return Object.fromEntries(Object.entries({ ...values, ...change.set }).filter(([key]) => !change.remove.includes(key as QuotaKey)));
 }
 
 const events: Recorder = { record: () => undefined };
@@ -67,7 +85,7 @@ function adapterOver(admin: FakeUserAdmin): KafkaUserAdapter {
 const read: AclBinding = { resourceType: 'topic', resourceName: 'team.events', patternType: 'literal', principal: principalOf('team.app'), host: '*', operation: 'Read', permission: 'allow' };
 
 function wanted(change: Partial<DesiredKafkaUser> = {}): DesiredKafkaUser {
-  return { connection: 'main', username: 'team.app', secretName: 'app-kafka-credentials', mechanism: 'SCRAM-SHA-512', password: 'pw-1', bindings: [read], quotas: { producer_byte_rate: 1024 }, ...change };
+  return { connection: 'main', username: 'team.app', secretName: 'app-kafka-credentials', mechanism: 'SCRAM-SHA-512', password: 'pw-1', bindings: [read], quotas: { producer_byte_rate: 1024 }, clientIdQuotas: new Map(), ...change };
 }
 
 function user(status?: KafkaUser['status'], generation = 1): KafkaUser {
@@ -207,6 +225,50 @@ function recordingWriter(objects: FakeObjects<KafkaUser>) {
   };
   return { writer, patches, fail: (on: boolean) => (failing = on) };
 }
+
+describe('KafkaUserAdapter per-client-id quotas', () => {
+  const batch = new Map<string, QuotaValues>([
+    ['batch', { producer_byte_rate: 512 }],
+    ['ui', { consumer_byte_rate: 2048, request_percentage: 10 }],
+  ]);
+
+  it('creates the entity of each client id, and a user with only client-id quotas exists in Kafka', async () => {
+    const admin = new FakeUserAdmin();
+    const adapter = adapterOver(admin);
+    await adapter.create(wanted({ bindings: [], quotas: {}, clientIdQuotas: batch }), contextOf(user()));
+    expect(admin.writes).toEqual(['alterClientIdQuotas batch,ui', 'upsert SCRAM-SHA-512']);
+    expect(admin.clientIdQuotas).toEqual(batch);
+    admin.credentials.clear();
+    expect(await adapter.observe(wanted({ bindings: [], quotas: {}, clientIdQuotas: batch }), contextOf(user()))).toMatchObject({ exists: true });
+  });
+
+  it('changes a value, removes a key and removes the entity of a client id no longer in the spec, with a diff naming each', async () => {
+    const admin = new FakeUserAdmin();
+    const adapter = adapterOver(admin);
+    const recorded = user((await adapter.create(wanted({ clientIdQuotas: batch }), contextOf(user()))).status);
+    const next = wanted({ clientIdQuotas: new Map([['ui', { consumer_byte_rate: 4096 }]]) });
+    const observation = await adapter.observe(next, contextOf(recorded));
+    expect(observation).toMatchObject({
+      exists: true,
+      upToDate: false,
+      diff: ['quota consumer_byte_rate of client-id ui: 2048 → 4096', 'quota request_percentage of client-id ui: 10 → (none)', 'quota producer_byte_rate of client-id batch: 512 → (none)'],
+    });
+    if (!observation.exists) throw new Error('the user should exist');
+    await adapter.update(next, observation.observed, contextOf(recorded));
+    expect(admin.clientIdQuotas).toEqual(new Map([['ui', { consumer_byte_rate: 4096 }]]));
+    expect(admin.quotas).toEqual({ producer_byte_rate: 1024 });
+    expect(await adapter.observe(next, contextOf(recorded))).toMatchObject({ upToDate: true });
+  });
+
+  it('removes every client-id entity of the user on delete', async () => {
+    const admin = new FakeUserAdmin();
+    const adapter = adapterOver(admin);
+    await adapter.create(wanted({ clientIdQuotas: batch }), contextOf(user()));
+    await adapter.delete({ externalName: 'main/team.app', desired: undefined }, contextOf(user()));
+    expect(admin.clientIdQuotas.size).toBe(0);
+    expect(admin.quotas).toEqual({});
+  });
+});
 
 describe('KafkaUser status, one path', () => {
   it('writes the claim with the mechanism ahead of the create, then the facts with the conditions and observedGeneration in one patch', async () => {

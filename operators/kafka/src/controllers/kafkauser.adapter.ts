@@ -3,7 +3,7 @@ import type { DeleteTarget, ExternalAdapter, ExternalContext, ExternalCreation, 
 import type { KafkaUser } from '../api/v1alpha1/index.ts';
 import type { AclBinding, QuotaChange, QuotaKey, QuotaValues, ScramMechanism } from '../kafka/admin.ts';
 import type { AclPlan, AppliedCredential, ScramPlan } from '../kafka/user-plan.ts';
-import { newFingerprintSalt, passwordFingerprint, planAcls, planQuotas, planScram, principalOf } from '../kafka/user-plan.ts';
+import { newFingerprintSalt, passwordFingerprint, planAcls, planClientIdQuotas, planQuotas, planScram, principalOf } from '../kafka/user-plan.ts';
 import type { ConnectionResolver } from './connection-resolver.ts';
 import type { ClusterClients } from './kafka-client-pool.ts';
 
@@ -17,7 +17,10 @@ export interface DesiredKafkaUser {
   /** A secret: never logged, never put in a diff, an Event or status. */
   readonly password: string;
   readonly bindings: readonly AclBinding[];
+  /** The quotas of entity `user=<username>`. */
   readonly quotas: QuotaValues;
+  /** The quotas of each entity `user=<username>,client-id=<id>`, by client id. */
+  readonly clientIdQuotas: ReadonlyMap<string, QuotaValues>;
 }
 
 /** What `observe` planned. */
@@ -25,6 +28,8 @@ export interface ObservedKafkaUser {
   readonly scram: ScramPlan;
   readonly acls: AclPlan;
   readonly quotas: QuotaChange | null;
+  /** Changes of the user's per-client-id entities, by client id; empty when in sync. */
+  readonly clientIdQuotas: ReadonlyMap<string, QuotaChange>;
 }
 
 /**
@@ -52,13 +57,13 @@ export interface KafkaUserAdapterDeps {
 
 /**
  * The {@link ExternalAdapter} of KafkaUsers: the SCRAM credential, the ACLs of principal `User:<username>` (never
- * of another principal) and the client quotas of `user=<username>`. A user "exists" in Kafka when any of the three
- * does, so an identity someone else set up is never taken over silently. The password is compared through a
+ * of another principal) and the client quotas of `user=<username>` and of `user=<username>,client-id=<id>` (never another user's
+ * entity, never a default entity). A user "exists" in Kafka when any of these does, so an identity someone else set up is never taken over silently. The password is compared through a
  * fingerprint (HMAC under a per-user salt) of what was last applied, read from the resource's status (which the
  * runtime shows with its own latest writes) and reported back for it by the call that applies it, with the id of the
  * cluster it was applied on: on another cluster (rebuilt or restored) it is written again. The password is never
  * stored. It keeps nothing between calls. Deleting removes the credentials of both mechanisms, every ACL of
- * the principal and its quotas.
+ * the principal and its quotas, per client id too.
  */
 export class KafkaUserAdapter implements ExternalAdapter<KafkaUser, DesiredKafkaUser, ObservedKafkaUser> {
   readonly #deps: KafkaUserAdapterDeps;
@@ -72,17 +77,19 @@ export class KafkaUserAdapter implements ExternalAdapter<KafkaUser, DesiredKafka
   async observe(desired: DesiredKafkaUser, context: ExternalContext<KafkaUser>): Promise<ExternalObservation<ObservedKafkaUser>> {
     const clients = await this.#clients(desired.connection, context);
     const { admin } = clients;
-    const [mechanisms, acls, quotas, cluster] = await Promise.all([
+    const [mechanisms, acls, quotas, clientIdQuotas, cluster] = await Promise.all([
       admin.describeScramCredentials(desired.username),
       admin.describeAcls(principalOf(desired.username)),
       admin.describeUserQuotas(desired.username),
+      admin.describeClientIdQuotas(desired.username),
       clients.clusterInfo(),
     ]);
-    if (mechanisms.length === 0 && acls.length === 0 && Object.keys(quotas).length === 0) return { exists: false };
+    if (mechanisms.length === 0 && acls.length === 0 && Object.keys(quotas).length === 0 && clientIdQuotas.size === 0) return { exists: false };
     const status = context.object.status;
     const scram = planScram(desired.mechanism, desired.password, mechanisms, status?.credential, status?.credentialMechanisms, cluster.clusterId);
     const aclPlan = planAcls(desired.username, desired.bindings, acls);
     const quotaChange = planQuotas(desired.quotas, quotas);
+    const clientIdChanges = planClientIdQuotas(desired.clientIdQuotas, clientIdQuotas);
     const diff: string[] = [];
     if (scram.upsert) diff.push(`credential: ${scram.why}`);
     if (scram.delete.length > 0) diff.push(`credential: remove ${scram.delete.join(', ')}`);
@@ -92,7 +99,13 @@ export class KafkaUserAdapter implements ExternalAdapter<KafkaUser, DesiredKafka
       for (const [key, value] of Object.entries(quotaChange.set)) diff.push(`quota ${key}: ${String(quotas[key as QuotaKey] ?? '(none)')} → ${String(value)}`);
       for (const key of quotaChange.remove) diff.push(`quota ${key}: ${String(quotas[key])} → (none)`);
     }
-    return { exists: true, upToDate: diff.length === 0, diff, observed: { scram, acls: aclPlan, quotas: quotaChange }, status: identityOf(desired) };
+    for (const [clientId, change] of clientIdChanges) {
+      const have = clientIdQuotas.get(clientId) ?? {};
+      for (const [key, value] of Object.entries(change.set)) diff.push(`quota ${key} of client-id ${clientId}: ${String(have[key as QuotaKey] ?? '(none)')} → ${String(value)}`);
+      for (const key of change.remove) diff.push(`quota ${key} of client-id ${clientId}: ${String(have[key])} → (none)`);
+    }
+    const observed = { scram, acls: aclPlan, quotas: quotaChange, clientIdQuotas: clientIdChanges };
+    return { exists: true, upToDate: diff.length === 0, diff, observed, status: identityOf(desired) };
   }
 
   /**
@@ -115,6 +128,7 @@ export class KafkaUserAdapter implements ExternalAdapter<KafkaUser, DesiredKafka
     const { admin } = clients;
     if (desired.bindings.length > 0) await admin.createAcls(desired.bindings);
     if (Object.keys(desired.quotas).length > 0) await admin.alterUserQuotas(desired.username, { set: desired.quotas, remove: [] });
+    if (desired.clientIdQuotas.size > 0) await admin.alterClientIdQuotas(desired.username, planClientIdQuotas(desired.clientIdQuotas, new Map()));
     const credential = await upsertCredential(clients, desired, context.object);
     return { status: { ...identityOf(desired), credential, credentialMechanisms: [desired.mechanism] } satisfies UserStatusFields };
   }
@@ -130,6 +144,7 @@ export class KafkaUserAdapter implements ExternalAdapter<KafkaUser, DesiredKafka
     if (observed.acls.create.length > 0) await admin.createAcls(observed.acls.create);
     if (observed.acls.delete.length > 0) await admin.deleteAcls(observed.acls.delete);
     if (observed.quotas !== null) await admin.alterUserQuotas(desired.username, observed.quotas);
+    if (observed.clientIdQuotas.size > 0) await admin.alterClientIdQuotas(desired.username, observed.clientIdQuotas);
     const credential = observed.scram.upsert ? await upsertCredential(clients, desired, context.object) : undefined;
     for (const mechanism of observed.scram.delete) await admin.deleteScramCredential(desired.username, mechanism);
     if (credential === undefined && observed.scram.delete.length === 0) return {};
@@ -141,15 +156,17 @@ export class KafkaUserAdapter implements ExternalAdapter<KafkaUser, DesiredKafka
   async delete(target: DeleteTarget<DesiredKafkaUser>, context: ExternalContext<KafkaUser>): Promise<void> {
     const { connection, name: username } = parseConnectionExternalName(target.externalName);
     const { admin } = await this.#clients(connection, context);
-    const [mechanisms, acls, quotas] = await Promise.all([
+    const [mechanisms, acls, quotas, clientIdQuotas] = await Promise.all([
       admin.describeScramCredentials(username),
       admin.describeAcls(principalOf(username)),
       admin.describeUserQuotas(username),
+      admin.describeClientIdQuotas(username),
     ]);
     // describeAcls answers only this principal's bindings: nothing of another principal is ever named here.
     if (acls.length > 0) await admin.deleteAcls(acls);
     const setKeys = ALL_QUOTA_KEYS.filter((key) => quotas[key] !== undefined);
     if (setKeys.length > 0) await admin.alterUserQuotas(username, { set: {}, remove: setKeys });
+    if (clientIdQuotas.size > 0) await admin.alterClientIdQuotas(username, planClientIdQuotas(new Map(), clientIdQuotas));
     for (const mechanism of ALL_MECHANISMS) if (mechanisms.includes(mechanism)) await admin.deleteScramCredential(username, mechanism);
   }
 

@@ -4,10 +4,12 @@ import type { Client, Informer, ReconcileContext, Reconciler, Recorder, Request,
 import { GROUP, kafkaUsers } from '../api/v1alpha1/index.ts';
 import type { KafkaConnection, KafkaUser } from '../api/v1alpha1/index.ts';
 import { KafkaReasons } from '../kafka/reasons.ts';
+import { effectiveUserQuotas } from '../kafka/quota-policy.ts';
 import { checkAclRules, resolveKafkaName, tenancyError } from '../kafka/tenancy.ts';
-import type { KafkaAclRule } from '../kafka/types.ts';
-import { CLUSTER_RESOURCE_NAME, desiredAclBindings, desiredQuotas, scramMechanismOf } from '../kafka/user-plan.ts';
+import type { KafkaAclRule, KafkaUserQuotas } from '../kafka/types.ts';
+import { CLUSTER_RESOURCE_NAME, desiredAclBindings, desiredClientIdQuotas, desiredQuotas, scramMechanismOf } from '../kafka/user-plan.ts';
 import type { ConnectionResolver } from './connection-resolver.ts';
+import { tenancyOf } from './connection-resolver.ts';
 import { credentialData, credentialsSecret, generatedSecretName } from './credentials-secret.ts';
 import { kafkaExternalDeps } from './external-parts.ts';
 import { KafkaUserAdapter } from './kafkauser.adapter.ts';
@@ -43,6 +45,8 @@ interface UserIdentity {
   readonly connection: KafkaConnection;
   readonly username: string;
   readonly rules: readonly KafkaAclRule[];
+  /** The quotas to apply: the spec's, or the connection's defaults, within its ceiling (`quota-policy.ts`). */
+  readonly quotas: KafkaUserQuotas;
 }
 
 /**
@@ -50,12 +54,14 @@ interface UserIdentity {
  * `<name>-kafka-credentials` owned by the KafkaUser, which also gets the username, mechanism, bootstrap servers and a
  * JAAS line), its ACLs (principal `User:<username>` only) and its quotas, through the runtime's
  * {@link ExternalResourceReconciler} over {@link KafkaUserAdapter}. A changed password in the Secret is applied
- * (rotation), detected by fingerprint. Its status fields (username, secretName, the applied credential's
- * fingerprint) come back from the adapter's calls and go out in the runtime's one status patch with the conditions
- * and `observedGeneration`; the mechanisms a credential is about to be written for are recorded ahead of the write
- * (the adapter's `intent`, inside the `CreatePending` claim on a create). Tenancy (namespace, username and ACL
- * resources inside the prefix) is checked before anything is created, in Kubernetes or in Kafka. Users are always
- * deleted from Kafka with their resource: an identity has no data to retain.
+ * (rotation), detected by fingerprint. Quotas are the spec's (user-level and per client id), or the connection's
+ * `defaultUserQuotas` for a user that sets none, within its `maxUserQuotas` ceiling (`quota-policy.ts`). Its status
+ * fields (username, secretName, the applied credential's fingerprint) come back from the adapter's calls and go out
+ * in the runtime's one status patch with the conditions and `observedGeneration`; the mechanisms a credential is
+ * about to be written for are recorded ahead of the write (the adapter's `intent`, inside the `CreatePending` claim
+ * on a create). Tenancy (namespace, username and ACL resources inside the prefix, quotas within the ceiling) is
+ * checked before anything is created, in Kubernetes or in Kafka. Users are always deleted from Kafka with their
+ * resource: an identity has no data to retain.
  */
 export class KafkaUserReconciler implements Reconciler<KafkaUser> {
   readonly #deps: KafkaUserReconcilerDeps;
@@ -97,7 +103,7 @@ export class KafkaUserReconciler implements Reconciler<KafkaUser> {
 
   /** The desired user, password included; throws `TerminalError` for what a change must fix (tenancy, Secret). */
   async desired(user: KafkaUser): Promise<DesiredKafkaUser> {
-    const { connection, username, rules } = this.#identity(user);
+    const { connection, username, rules, quotas } = this.#identity(user);
     this.#deps.resolver.assertUsable(connection);
     return {
       connection: user.spec.connectionRef.name,
@@ -106,7 +112,8 @@ export class KafkaUserReconciler implements Reconciler<KafkaUser> {
       mechanism: scramMechanismOf(user.spec.authentication.type),
       password: await this.#password(user),
       bindings: desiredAclBindings(username, rules),
-      quotas: desiredQuotas(user.spec.quotas),
+      quotas: desiredQuotas(quotas),
+      clientIdQuotas: desiredClientIdQuotas(quotas.clients),
     };
   }
 
@@ -123,7 +130,9 @@ export class KafkaUserReconciler implements Reconciler<KafkaUser> {
     }));
     const checked = checkAclRules(rules, prefix);
     if (!checked.ok) throw tenancyError(checked.violation);
-    return { connection, username: username.value, rules };
+    const quotas = effectiveUserQuotas(user.spec.quotas, tenancyOf(connection));
+    if (!quotas.ok) throw tenancyError(quotas.violation);
+    return { connection, username: username.value, rules, quotas: quotas.value };
   }
 
   async #password(user: KafkaUser): Promise<string> {

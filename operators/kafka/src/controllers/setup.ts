@@ -17,7 +17,7 @@ import {
   requestFor,
   watchConnectionDependents,
 } from '@domain-operators/reconcile';
-import type { Client, Clock, Controller, ControllerOptions, InformerSource, PartialObjectMetadata, Recorder, Request, Store } from '@domain-operators/reconcile';
+import type { Client, Clock, Controller, ControllerOptions, CreateClaims, InformerSource, PartialObjectMetadata, Recorder, Request, Store, WritePriority } from '@domain-operators/reconcile';
 import { kafkaConnections, kafkaTopics, kafkaUsers } from '../api/v1alpha1/index.ts';
 import type { KafkaConnection, KafkaUser } from '../api/v1alpha1/index.ts';
 import type { RequestCounter } from '../kafka/platformatic-admin.ts';
@@ -42,6 +42,10 @@ export interface KafkaControllersDeps {
   readonly clock: Clock;
   /** Counts the admin requests sent to Kafka (for metrics). */
   readonly requestCounter?: RequestCounter;
+  /** Where KafkaTopics claim their creates (the claims ledger); absent: in their status, one write more per create. */
+  readonly createClaims?: CreateClaims;
+  /** The process's urgent writes: the status writers track theirs there, and Events wait for them. */
+  readonly priority?: Pick<WritePriority, 'track'>;
 }
 
 /** Tuning of the Kafka controllers; every field is optional. */
@@ -82,6 +86,7 @@ const SECRET_INDEX = 'secret';
  */
 export function kafkaControllers(deps: KafkaControllersDeps, options: KafkaControllersOptions = {}): KafkaControllers {
   const { informers, client, events, clock } = deps;
+  const extra = { ...(deps.priority !== undefined && { priority: deps.priority }), ...(deps.createClaims !== undefined && { createClaims: deps.createClaims }) };
   const shared = options.controller ?? {};
   const workers = shared.maxConcurrentReconciles ?? 1;
 
@@ -101,7 +106,7 @@ export function kafkaControllers(deps: KafkaControllersDeps, options: KafkaContr
 
   const pool = new KafkaClientPool({ clock, ...(deps.requestCounter !== undefined && { requestCounter: deps.requestCounter }) }, options.pool);
   const referenced = referencedSecrets(secretMetadata, client);
-  const secretSource = ownedOrReferencedSecrets(ownedSecrets, referenced);
+  const secretSource = ownedOrReferencedSecrets(ownedSecrets, referenced, secretMetadata);
   const resolver = new ConnectionResolver({ connections, namespaces, secrets: referenced, pool });
   forgetClientsOfDeleted(connections, pool);
 
@@ -123,7 +128,7 @@ export function kafkaControllers(deps: KafkaControllersDeps, options: KafkaContr
   const topicController = watchConnectionDependents(new ControllerBuilder({ informers }, 'kafkatopic').for(kafkaTopics.type, primary), topics, kafkaConnections.type)
     .watches(kafkaConnections.type, (c: KafkaConnection) => dependents(() => topics.store, CONNECTION_INDEX)(c.metadata.name ?? ''), onReplacedCluster)
     .withOptions({ ...shared, maxConcurrentReconciles: Math.max(workers, options.topicWorkers ?? 64) })
-    .complete(new KafkaTopicReconciler({ client, resolver, events, caches: { topics, connections, namespaces } }, options.topic));
+    .complete(new KafkaTopicReconciler({ client, resolver, events, caches: { topics, connections, namespaces }, ...extra }, options.topic));
 
   const userController = watchConnectionDependents(new ControllerBuilder({ informers }, 'kafkauser').for(kafkaUsers.type, primary), users, kafkaConnections.type)
     .watches(kafkaConnections.type, (c: KafkaConnection) => dependents(() => users.store, CONNECTION_INDEX)(c.metadata.name ?? ''), onReplacedCluster)

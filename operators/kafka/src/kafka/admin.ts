@@ -163,6 +163,13 @@ export interface UserAdmin {
   describeUserQuotas(username: string): Promise<QuotaValues>;
   /** Sets and removes quota keys for `user=<username>`. */
   alterUserQuotas(username: string, change: QuotaChange): Promise<void>;
+  /**
+   * The quotas of every entity `user=<username>,client-id=<id>` with a named client id, by client id (never the
+   * default client-id entity, never another user's). Read-only.
+   */
+  describeClientIdQuotas(username: string): Promise<ReadonlyMap<string, QuotaValues>>;
+  /** Sets and removes quota keys of `user=<username>,client-id=<id>` for each client id named, in one request. */
+  alterClientIdQuotas(username: string, changes: ReadonlyMap<string, QuotaChange>): Promise<void>;
 }
 
 /** Cluster identity for a KafkaConnection's status. */

@@ -300,6 +300,45 @@ export class PlatformaticKafkaAdmin implements KafkaAdmin {
     for (const e of r.entries) check(e.errorCode, e.errorMessage, action);
   }
 
+  async describeClientIdQuotas(username: string): Promise<ReadonlyMap<string, QuotaValues>> {
+    const action = `describe client-id quotas of user ${username}`;
+    // ANY is the protocol's SPECIFIED: every named client id, never the default entity.
+    const components = [
+      { entityType: ClientQuotaEntityTypes.USER, matchType: ClientQuotaMatchTypes.EXACT, match: username },
+      { entityType: ClientQuotaEntityTypes.CLIENT_ID, matchType: ClientQuotaMatchTypes.ANY },
+    ];
+    const r = await this.#send('DescribeClientQuotas', action, (c) => partial(describeClientQuotasV1.api.async(c, components, true)));
+    check(r.errorCode, r.errorMessage, action);
+    const byClient = new Map<string, Partial<Record<QuotaKey, number>>>();
+    for (const entry of r.entries ?? []) {
+      const user = entry.entity.find((e) => e.entityType === ClientQuotaEntityTypes.USER);
+      const client = entry.entity.find((e) => e.entityType === ClientQuotaEntityTypes.CLIENT_ID);
+      if (entry.entity.length !== 2 || user?.entityName !== username || client?.entityName == null) continue;
+      const values = byClient.get(client.entityName) ?? {};
+      for (const { key, value } of entry.values) if (isQuotaKey(key)) values[key] = value;
+      byClient.set(client.entityName, values);
+    }
+    return byClient;
+  }
+
+  async alterClientIdQuotas(username: string, changes: ReadonlyMap<string, QuotaChange>): Promise<void> {
+    const entries = [...changes].flatMap(([clientId, change]) => {
+      const ops = [
+        ...Object.entries(change.set).map(([key, value]) => ({ key: key as QuotaKey, value, remove: false as const })),
+        ...change.remove.map((key) => ({ key, remove: true as const })),
+      ];
+      const entities = [
+        { entityType: ClientQuotaEntityTypes.USER, entityName: username },
+        { entityType: ClientQuotaEntityTypes.CLIENT_ID, entityName: clientId },
+      ];
+      return ops.length === 0 ? [] : [{ entities, ops }];
+    });
+    if (entries.length === 0) return;
+    const action = `change client-id quotas of user ${username}`;
+    const r = await this.#send('AlterClientQuotas', action, (c) => partial(alterClientQuotasV1.api.async(c, entries, false)));
+    for (const e of r.entries) check(e.errorCode, e.errorMessage, action);
+  }
+
   async close(): Promise<void> {
     await this.#connection.close();
   }

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { ensureTestEnv, type KafkaInfo } from '@domain-operators/testenv';
-import { findErrorBy, Producer, stringSerializers } from '@platformatic/kafka';
+import { Admin, ClientQuotaEntityTypes, ClientQuotaMatchTypes, findErrorBy, Producer, stringSerializers } from '@platformatic/kafka';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AclBinding } from './admin.ts';
 import { PlatformaticKafkaAdmin } from './platformatic-admin.ts';
-import { desiredAclBindings, desiredQuotas, planAcls, planQuotas, planScram, principalOf } from './user-plan.ts';
+import { desiredAclBindings, desiredClientIdQuotas, desiredQuotas, planAcls, planClientIdQuotas, planQuotas, planScram, principalOf } from './user-plan.ts';
 
 const TOPIC_AUTHORIZATION_FAILED = 29;
 const suffix = randomBytes(4).toString('hex');
@@ -103,6 +103,44 @@ describe('PlatformaticKafkaAdmin against the real broker: users', () => {
     expect(remove).toEqual({ set: {}, remove: ['producer_byte_rate', 'request_percentage'] });
     if (remove !== null) await admin.alterUserQuotas(username, remove);
     await expect.poll(() => admin.describeUserQuotas(username)).toEqual({});
+  });
+
+  it('sets and removes the quotas of client ids of the user, and sees neither its default client-id entity nor another user\u2019s', async () => {
+    const other = `kop-int-other-${suffix}`;
+    // Entities the operator must never read or touch, made with @platformatic/kafka's own Admin.
+    const outsider = new Admin({ clientId: 'kafka-operator-int-outsider', bootstrapBrokers: [...kafka.bootstrapServers], sasl: { ...kafka.superUser } });
+    const foreign = [
+      [{ entityType: ClientQuotaEntityTypes.USER, entityName: username }, { entityType: ClientQuotaEntityTypes.CLIENT_ID, entityName: null }],
+      [{ entityType: ClientQuotaEntityTypes.USER, entityName: other }, { entityType: ClientQuotaEntityTypes.CLIENT_ID, entityName: 'batch' }],
+    ];
+    try {
+      await outsider.alterClientQuotas({ entries: foreign.map((entities) => ({ entities, ops: [{ key: 'producer_byte_rate', value: 7, remove: false }] })) });
+      const desired = desiredClientIdQuotas([{ clientId: 'batch', producerByteRate: 512 }, { clientId: 'ui', consumerByteRate: 2048, requestPercentage: 10 }]);
+      await admin.alterClientIdQuotas(username, planClientIdQuotas(desired, await admin.describeClientIdQuotas(username)));
+      await expect.poll(() => admin.describeClientIdQuotas(username)).toEqual(desired);
+
+      const fewer = desiredClientIdQuotas([{ clientId: 'ui', consumerByteRate: 2048 }]);
+      await admin.alterClientIdQuotas(username, planClientIdQuotas(fewer, await admin.describeClientIdQuotas(username)));
+      await expect.poll(() => admin.describeClientIdQuotas(username)).toEqual(fewer);
+      await admin.alterClientIdQuotas(username, planClientIdQuotas(new Map(), await admin.describeClientIdQuotas(username)));
+      await expect.poll(() => admin.describeClientIdQuotas(username)).toEqual(new Map());
+
+      // The foreign entities are still there, untouched.
+      const left = await outsider.describeClientQuotas({ components: [{ entityType: ClientQuotaEntityTypes.CLIENT_ID, matchType: ClientQuotaMatchTypes.ANY }], strict: false });
+      const otherBatch = left.find((e) => e.entity.some((x) => x.entityName === other));
+      expect(otherBatch?.values).toEqual([{ key: 'producer_byte_rate', value: 7 }]);
+      const defaults = await outsider.describeClientQuotas({
+        components: [
+          { entityType: ClientQuotaEntityTypes.USER, matchType: ClientQuotaMatchTypes.EXACT, match: username },
+          { entityType: ClientQuotaEntityTypes.CLIENT_ID, matchType: ClientQuotaMatchTypes.DEFAULT },
+        ],
+        strict: true,
+      });
+      expect(defaults.map((e) => e.values)).toEqual([[{ key: 'producer_byte_rate', value: 7 }]]);
+    } finally {
+      await outsider.alterClientQuotas({ entries: foreign.map((entities) => ({ entities, ops: [{ key: 'producer_byte_rate', remove: true }] })) });
+      await outsider.close();
+    }
   });
 
   it('deletes SCRAM credentials idempotently', async () => {

@@ -79,7 +79,21 @@ export interface KafkaUserQuotas {
   readonly requestPercentage?: number;
   /** Partition mutations per second (create topics, create partitions, delete topics). */
   readonly controllerMutationRate?: number;
+  /** Quotas of one client id of the user (entity `user=<username>,client-id=<clientId>`), one entry per client id. */
+  readonly clients?: readonly KafkaClientIdQuotas[];
 }
+
+/** The byte-rate and request quotas of one client id of a user; the keys Kafka applies per (user, client-id). */
+export interface KafkaClientIdQuotas {
+  /** The `client.id` the client sets; unique within a user. */
+  readonly clientId: string;
+  readonly producerByteRate?: number;
+  readonly consumerByteRate?: number;
+  readonly requestPercentage?: number;
+}
+
+/** The user-level quota fields, without per-client-id entries: what a connection's defaults and ceiling hold. */
+export type KafkaUserLevelQuotas = Omit<KafkaUserQuotas, 'clients'>;
 
 /** Authentication of a KafkaUser. */
 export interface KafkaUserAuthentication {
@@ -106,4 +120,8 @@ export interface KafkaTenancy {
   readonly namespaceSelector?: LabelSelector;
   /** Template of the prefix of every name created in Kafka for a namespace, e.g. `"{namespace}."`; absent = no rule. */
   readonly namePrefix?: string;
+  /** The quotas of every KafkaUser that sets none; absent = such a user gets no quota. */
+  readonly defaultUserQuotas?: KafkaUserLevelQuotas;
+  /** The most a KafkaUser may set, per key; a key named here is never left unlimited (see `quota-policy.ts`). */
+  readonly maxUserQuotas?: KafkaUserLevelQuotas;
 }

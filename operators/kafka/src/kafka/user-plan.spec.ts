@@ -2,10 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { AclBinding } from './admin.ts';
 import {
   desiredAclBindings,
+  desiredClientIdQuotas,
   desiredQuotas,
   newFingerprintSalt,
   passwordFingerprint,
   planAcls,
+  planClientIdQuotas,
   planQuotas,
   planScram,
   principalOf,
@@ -82,6 +84,29 @@ describe('quotas', () => {
   it('is null when in sync', () => {
     expect(planQuotas({ producer_byte_rate: 1 }, { producer_byte_rate: 1 })).toBeNull();
     expect(planQuotas({}, {})).toBeNull();
+  });
+});
+
+describe('per-client-id quotas', () => {
+  it('maps each entry to Kafka keys by client id', () => {
+    expect(desiredClientIdQuotas([{ clientId: 'batch', producerByteRate: 512 }, { clientId: 'ui', requestPercentage: 5 }])).toEqual(
+      new Map([
+        ['batch', { producer_byte_rate: 512 }],
+        ['ui', { request_percentage: 5 }],
+      ]),
+    );
+    expect(desiredClientIdQuotas(undefined).size).toBe(0);
+  });
+  it('changes the entities that differ, removes every key of a client id no longer desired, and leaves the others out', () => {
+    const desired = new Map([['batch', { producer_byte_rate: 1024 }], ['same', { consumer_byte_rate: 1 }]]);
+    const observed = new Map([['batch', { producer_byte_rate: 512 }], ['same', { consumer_byte_rate: 1 }], ['gone', { request_percentage: 5, consumer_byte_rate: 9 }]]);
+    expect(planClientIdQuotas(desired, observed)).toEqual(
+      new Map([
+        ['batch', { set: { producer_byte_rate: 1024 }, remove: [] }],
+        ['gone', { set: {}, remove: ['consumer_byte_rate', 'request_percentage'] }],
+      ]),
+    );
+    expect(planClientIdQuotas(desired, desired).size).toBe(0);
   });
 });
 

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { AclBinding, QuotaChange, QuotaKey, QuotaValues, ScramMechanism } from './admin.ts';
-import type { KafkaAclRule, KafkaUserQuotas, ScramAuthenticationType } from './types.ts';
+import type { KafkaAclRule, KafkaClientIdQuotas, KafkaUserLevelQuotas, ScramAuthenticationType } from './types.ts';
 
 /**
  * Pure planning of a KafkaUser: its ACL bindings, its quotas and whether its SCRAM credential must be written.
@@ -68,21 +68,26 @@ export function aclKey(b: AclBinding): string {
   return JSON.stringify([b.resourceType, b.patternType, b.resourceName, b.principal, b.host, b.operation, b.permission]);
 }
 
-const QUOTA_KEYS: Readonly<Record<keyof KafkaUserQuotas, QuotaKey>> = {
+const QUOTA_KEYS: Readonly<Record<keyof KafkaUserLevelQuotas, QuotaKey>> = {
   producerByteRate: 'producer_byte_rate',
   consumerByteRate: 'consumer_byte_rate',
   requestPercentage: 'request_percentage',
   controllerMutationRate: 'controller_mutation_rate',
 };
 
-/** The spec's quotas as Kafka quota keys. Pure. */
-export function desiredQuotas(quotas: KafkaUserQuotas | undefined): QuotaValues {
+/** The user-level quotas of a spec (or of a connection's defaults) as Kafka quota keys; `clients` is not read. Pure. */
+export function desiredQuotas(quotas: KafkaUserLevelQuotas | undefined): QuotaValues {
   const values: Partial<Record<QuotaKey, number>> = {};
-  for (const [field, key] of Object.entries(QUOTA_KEYS) as [keyof KafkaUserQuotas, QuotaKey][]) {
+  for (const [field, key] of Object.entries(QUOTA_KEYS) as [keyof KafkaUserLevelQuotas, QuotaKey][]) {
     const value = quotas?.[field];
     if (value !== undefined) values[key] = value;
   }
   return values;
+}
+
+/** The per-client-id quotas as Kafka quota keys, by client id (a later entry for the same id wins). Pure. */
+export function desiredClientIdQuotas(clients: readonly KafkaClientIdQuotas[] | undefined): ReadonlyMap<string, QuotaValues> {
+  return new Map((clients ?? []).map(({ clientId, ...quotas }) => [clientId, desiredQuotas(quotas)]));
 }
 
 /**
@@ -99,6 +104,21 @@ export function planQuotas(desired: QuotaValues, observed: QuotaValues): QuotaCh
     if (want === undefined && have !== undefined) remove.push(key);
   }
   return Object.keys(set).length === 0 && remove.length === 0 ? null : { set, remove };
+}
+
+/**
+ * The changes that make the user's per-client-id quota entities equal `desired`, by client id: a client id observed
+ * but no longer desired has all its keys removed (which removes the entity in Kafka). Only the entities of this
+ * user are ever observed (`describeClientIdQuotas`), so no other principal's and never a default entity is named.
+ * Empty when in sync. Pure.
+ */
+export function planClientIdQuotas(desired: ReadonlyMap<string, QuotaValues>, observed: ReadonlyMap<string, QuotaValues>): ReadonlyMap<string, QuotaChange> {
+  const changes = new Map<string, QuotaChange>();
+  for (const clientId of new Set([...desired.keys(), ...observed.keys()])) {
+    const change = planQuotas(desired.get(clientId) ?? {}, observed.get(clientId) ?? {});
+    if (change !== null) changes.set(clientId, change);
+  }
+  return changes;
 }
 
 /** The Kafka mechanism of a spec authentication type. */

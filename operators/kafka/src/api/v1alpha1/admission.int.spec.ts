@@ -51,6 +51,27 @@ describe('admission of the Kafka CRDs', () => {
     expect(await rejection(() => client.create(kafkaConnections.type, badPrefix as never))).toContain('namePrefix must contain {namespace} exactly once, followed by a separator');
   });
 
+  it('refuses defaults above the ceiling, an empty or duplicate client-id entry, and a bad client id', async () => {
+    const connection = (tenancy: Record<string, unknown>) => ({ apiVersion: kafkaConnections.apiVersion, kind: 'KafkaConnection', metadata: { name: `quotas-${namespace}` }, spec: { bootstrapServers: ['k:9092'], tenancy } });
+    const above = connection({ defaultUserQuotas: { producerByteRate: 2048, requestPercentage: 10 }, maxUserQuotas: { producerByteRate: 1024, requestPercentage: 50 } });
+    expect(await rejection(() => client.create(kafkaConnections.type, above as never))).toContain('defaultUserQuotas must not exceed maxUserQuotas for any key both set');
+    const user = (quotas: Record<string, unknown>) => ({
+      apiVersion: kafkaUsers.apiVersion,
+      kind: 'KafkaUser',
+      metadata: { name: 'q', namespace },
+      spec: { connectionRef: { name: 'main' }, authentication: { type: 'scram-sha-512' }, quotas },
+    });
+    expect(await rejection(() => client.create(kafkaUsers.type, user({ clients: [{ clientId: 'batch' }] }) as never))).toContain('a clients entry must set at least one of producerByteRate');
+    const twice = user({ clients: [{ clientId: 'batch', producerByteRate: 1 }, { clientId: 'batch', consumerByteRate: 1 }] });
+    expect(await rejection(() => client.create(kafkaUsers.type, twice as never))).toContain('spec.quotas.clients[1]: Duplicate value: {"clientId":"batch"}');
+    expect(await rejection(() => client.create(kafkaUsers.type, user({ clients: [{ clientId: 'a b', producerByteRate: 1 }] }) as never))).toContain('clientId may contain only letters');
+    // Within the ceiling, both are admitted.
+    const within = connection({ defaultUserQuotas: { producerByteRate: 1024 }, maxUserQuotas: { producerByteRate: 1024, consumerByteRate: 1 } });
+    await client.create(kafkaConnections.type, within);
+    await deleteIfExists(client, kafkaConnections.type, undefined, `quotas-${namespace}`);
+    await client.create(kafkaUsers.type, user({ producerByteRate: 1, clients: [{ clientId: 'batch', producerByteRate: 1 }] }) as never);
+  });
+
   it('keeps topicName immutable and partitions growing only', async () => {
     await client.create(kafkaTopics.type, topic('fixed', { topicName: 'fixed-topic', partitions: 3 }) as never);
     expect(await rejection(() => client.patch(kafkaTopics.type, { namespace, name: 'fixed' }, { type: 'merge', body: { spec: { topicName: 'other' } } }))).toContain('topicName is immutable');

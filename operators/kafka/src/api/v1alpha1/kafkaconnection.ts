@@ -3,6 +3,7 @@ import type { Static } from '@sinclair/typebox';
 import { conditionColumn, defineCustomResource, READY_CONDITION } from '@domain-operators/reconcile';
 import type { ResourceOf } from '@domain-operators/reconcile';
 import { ConditionsField, GROUP, LabelSelectorSchema, ObservedGenerationField, VERSION } from './common.ts';
+import { userQuotaFields, withinRule } from './quotas.ts';
 
 /** How to reach a Kafka cluster and which namespaces may use it: `KafkaConnection.spec`. */
 export const KafkaConnectionSpec = Type.Object(
@@ -74,8 +75,23 @@ export const KafkaConnectionSpec = Type.Object(
               ],
             }),
           ),
+          defaultUserQuotas: Type.Optional(
+            Type.Object(userQuotaFields('a user\u2019s'), {
+              description: 'The quotas of every KafkaUser of a selected namespace that sets no quotas of its own (no field of spec.quotas). Absent: such a user gets none.',
+            }),
+          ),
+          maxUserQuotas: Type.Optional(
+            Type.Object(userQuotaFields('a user\u2019s'), {
+              description:
+                'The most a KafkaUser may set, per key, at the user level and per client id: a KafkaUser above it is refused with reason TenancyViolation and nothing is changed in Kafka. ' +
+                'A key named here is never left unlimited: a user that sets no value for it (and gets none from defaultUserQuotas) gets this one.',
+            }),
+          ),
         },
-        { description: 'Which namespaces may use this connection and which names they may use in Kafka.' },
+        {
+          description: 'Which namespaces may use this connection, which names they may use in Kafka, and their users\u2019 quotas.',
+          'x-kubernetes-validations': [{ rule: withinRule('defaultUserQuotas', 'maxUserQuotas'), message: 'defaultUserQuotas must not exceed maxUserQuotas for any key both set' }],
+        },
       ),
     ),
   },

@@ -4,6 +4,7 @@ import { conditionColumn, defineCustomResource, immutable, READY_CONDITION, SYNC
 import type { ResourceOf } from '@domain-operators/reconcile';
 import { ConditionsField, ConnectionRefSchema, GROUP, ObservedGenerationField, VERSION } from './common.ts';
 import { OwnershipField } from './kafkatopic.ts';
+import { ClientIdQuotasSchema, userQuotaFields } from './quotas.ts';
 
 /** ACL operation names as `kafka-acls.sh` spells them. */
 export const ACL_OPERATIONS = [
@@ -91,12 +92,22 @@ export const KafkaUserSpec = Type.Object(
     quotas: Type.Optional(
       Type.Object(
         {
-          producerByteRate: Type.Optional(Type.Integer({ description: 'Bytes per second the user\u2019s producers may send, per broker.', minimum: 0, format: 'int64' })),
-          consumerByteRate: Type.Optional(Type.Integer({ description: 'Bytes per second the user\u2019s consumers may fetch, per broker.', minimum: 0, format: 'int64' })),
-          requestPercentage: Type.Optional(Type.Number({ description: 'Percentage of request handler and network thread time, per broker.', minimum: 0 })),
-          controllerMutationRate: Type.Optional(Type.Number({ description: 'Partition mutations per second (create or delete topics, add partitions).', minimum: 0 })),
+          ...userQuotaFields('the user\u2019s'),
+          clients: Type.Optional(
+            Type.Array(ClientIdQuotasSchema, {
+              description: 'Quotas per client id of the user (entities user=<username>,client-id=<clientId>). An entry removed here is removed in Kafka.',
+              maxItems: 100,
+              'x-kubernetes-list-type': 'map',
+              'x-kubernetes-list-map-keys': ['clientId'],
+            }),
+          ),
         },
-        { description: 'Client quotas of the user (entity user=<username>). A quota removed here is removed in Kafka.' },
+        {
+          description:
+            'Client quotas of the user (entity user=<username>), and per client id. A quota removed here is removed in Kafka. ' +
+            'A user that sets none gets its connection\u2019s tenancy.defaultUserQuotas; no value may exceed the connection\u2019s tenancy.maxUserQuotas ' +
+            '(a key the ceiling names and the user leaves unset is set to the ceiling).',
+        },
       ),
     ),
   },
