@@ -2,7 +2,8 @@
 // Ready) and restarted. Everything converges to Ready, and OpenSearch shows no duplicate work: each index exists
 // once, with the settings of its own resource and the uuid its status recorded, and every resource says it created
 // its index: none adopted it, none is left AlreadyExists or ResourceConflict. An index whose create raced the kill
-// is counted as ours through the CreatePending record written before the create.
+// is counted as ours through its creation mark (the resource's UID, written into the index's mapping _meta by the
+// create itself; ADR 0007's marksCreator addendum), so no CreatePending record is written before the create.
 import { adminClient, backendsUnderTest, deleteNamespace, freshNamespace, randomSuffix, startOperator, waitForCondition } from '@domain-operators/e2e-harness';
 import type { OperatorProcess } from '@domain-operators/e2e-harness';
 import { coreTypes, eventType, getCondition } from '@domain-operators/reconcile';
@@ -165,6 +166,8 @@ describe('the OpenSearch operator killed midway through 300 index creations', ()
     // CreatePending whose index exists: the create went through (or was under way) when the process died.
     const existing = await indicesInOpenSearch();
     const pendingWithIndex = pendingAtKill.filter((r) => existing.has(r.metadata?.name ?? '')).map((r) => r.metadata?.name ?? '');
+    // An index in OpenSearch whose resource did not record Created: only its creation mark can say it is ours.
+    const unrecordedWithIndex = atKill.filter((r) => r.status?.['ownership'] !== 'Created' && existing.has(r.metadata?.name ?? '')).map((r) => r.metadata?.name ?? '');
 
     await running().restart();
     for (;;) {
@@ -205,7 +208,7 @@ describe('the OpenSearch operator killed midway through 300 index creations', ()
     const requests = (api: string): number => metricSum(metrics, 'opensearch_operator_requests_total', { api });
     console.log(
       [
-        `Ready at kill: ${readyAtKill}; indices in OpenSearch at kill: ${inOpenSearchAtKill}; CreatePending at kill: ${pendingAtKill.length} (${pendingWithIndex.length} of them with their index in OpenSearch, counted as ours after the restart: ${pendingWithIndex.join(', ') || 'none'}; with the create's uuid recorded: ${confirmedNotRecorded})`,
+        `Ready at kill: ${readyAtKill}; indices in OpenSearch at kill: ${inOpenSearchAtKill}; CreatePending at kill: ${pendingAtKill.length} (${pendingWithIndex.length} of them with their index in OpenSearch, counted as ours after the restart: ${pendingWithIndex.join(', ') || 'none'}; with the create's uuid recorded: ${confirmedNotRecorded}); in OpenSearch at kill without Created in status (ours by their mark): ${unrecordedWithIndex.length} (${unrecordedWithIndex.join(', ') || 'none'})`,
         `all ${INDICES} Ready ${convergedMs} ms after the kill`,
         `requests after the restart: ${['indices.get', 'indices.create', 'cluster.health'].map((api) => `${api} ${requests(api)}`).join(', ')}`,
         `reconcile errors after the restart: ${metricSum(metrics, 'controller_runtime_reconcile_errors_total', { controller: 'opensearchindex' })}`,

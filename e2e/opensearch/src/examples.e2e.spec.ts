@@ -114,6 +114,14 @@ let os: OpenSearchRequest;
 let operator: OperatorProcess | undefined;
 const typeOf = (object: KubernetesObject) => run.typeOf(object);
 const only = (kind: string): Resource => run.only(kind) as Resource;
+/** The example of `kind` named `name` (for kinds with more than one example). */
+const named = (kind: string, name: string): Resource => {
+  const found = resources.find((object) => object.kind === kind && object.metadata?.name === name);
+  if (found === undefined) throw new Error(`examples/opensearch: no ${kind} ${name}`);
+  return found;
+};
+/** The index template of plain indices (40-opensearchindextemplate.yaml); 67's is the data stream's. */
+const logsTemplate = (): Resource => named('OpenSearchIndexTemplate', 'logs');
 const gone = (object: KubernetesObject): Promise<boolean> => run.gone(client, object);
 
 /** The name in OpenSearch of a namespaced example: `<namespace>-<name>` (the connection's `indexPrefix`). */
@@ -176,11 +184,13 @@ afterAll(async () => {
   for (const namespace of namespaces) await deleteNamespace(namespace);
   // Whatever a failed step left behind in OpenSearch (the index made by hand below included).
   const tenant = only('OpenSearchIndex').metadata?.namespace ?? '';
+  await os('DELETE', `/_data_stream/${tenant}-*`).catch(() => undefined);
   await os('DELETE', `/${tenant}-*`).catch(() => undefined);
   await os('DELETE', `/_index_template/${tenant}-*`).catch(() => undefined);
   await os('DELETE', `/_component_template/${tenant}-*`).catch(() => undefined);
-  for (const kind of ['OpenSearchRoleBinding', 'OpenSearchRole', 'OpenSearchUser'] as const) {
-    const path = { OpenSearchRoleBinding: 'rolesmapping', OpenSearchRole: 'roles', OpenSearchUser: 'internalusers' }[kind];
+  // The tenant is Retain: it stays after the deletion test, and goes here.
+  for (const kind of ['OpenSearchRoleBinding', 'OpenSearchRole', 'OpenSearchUser', 'OpenSearchActionGroup', 'OpenSearchTenant'] as const) {
+    const path = { OpenSearchRoleBinding: 'rolesmapping', OpenSearchRole: 'roles', OpenSearchUser: 'internalusers', OpenSearchActionGroup: 'actiongroups', OpenSearchTenant: 'tenants' }[kind];
     const name = kind === 'OpenSearchRoleBinding' ? externalName(only('OpenSearchRole')) : externalName(only(kind));
     await os('DELETE', `/_plugins/_security/api/${path}/${name}`).catch(() => undefined);
   }
@@ -189,13 +199,17 @@ afterAll(async () => {
 describe('examples/opensearch applied for real', () => {
   it('has every custom resource Ready=True at its current generation', async () => {
     expect(resources.map((object) => object.kind).sort()).toEqual([
+      'OpenSearchActionGroup',
       'OpenSearchComponentTemplate',
       'OpenSearchConnection',
+      'OpenSearchDataStream',
       'OpenSearchIndex',
+      'OpenSearchIndexTemplate',
       'OpenSearchIndexTemplate',
       'OpenSearchRole',
       'OpenSearchRoleBinding',
       ...(snapshotDir === undefined ? [] : ['OpenSearchSnapshotPolicy', 'OpenSearchSnapshotRepository', 'OpenSearchSnapshotRestore']),
+      'OpenSearchTenant',
       'OpenSearchUser',
     ]);
     // A restore of the policy's newest snapshot waits for the snapshot the policy's snapshot-now takes.
@@ -242,7 +256,7 @@ describe('examples/opensearch applied for real', () => {
   });
 
   it('OpenSearchIndexTemplate: the index template exists with its patterns, component, priority, settings and alias, and shapes a new matching index', async () => {
-    const example = only('OpenSearchIndexTemplate');
+    const example = logsTemplate();
     const component = only('OpenSearchComponentTemplate');
     await ready(example);
     const spec = example.spec as { indexPatterns: string[]; composedOf: string[]; priority: number; template: { aliases: Record<string, unknown> } };
@@ -264,6 +278,18 @@ describe('examples/opensearch applied for real', () => {
     expect(Object.keys(((await get(`/${index}/_alias`)) as Record<string, { aliases: Record<string, unknown> }>)[index]?.aliases ?? {})).toEqual(Object.keys(spec.template.aliases));
   });
 
+  it('OpenSearchDataStream: the data stream exists through its data-stream template, takes a write through its name and reports its backing index', async () => {
+    const example = only('OpenSearchDataStream');
+    const name = externalName(example);
+    const status = (await ready(example)).status;
+    expect(status).toMatchObject({ dataStreamName: name, generation: 1, backingIndices: [`.ds-${name}-000001`], template: externalName(named('OpenSearchIndexTemplate', 'app-logs')) });
+    const streams = (await get(`/_data_stream/${name}`)) as { data_streams: { name: string; indices: { index_name: string }[] }[] };
+    expect(streams.data_streams.map((s) => s.indices.map((i) => i.index_name))).toEqual([[`.ds-${name}-000001`]]);
+    const written = await os('POST', `/${name}/_doc?refresh=true`, { '@timestamp': new Date().toISOString(), message: 'hello' });
+    expect(written.status).toBe(201);
+    expect((written.body as { _index: string })._index).toBe(`.ds-${name}-000001`);
+  });
+
   it("OpenSearchIndex: the index exists under the namespace's prefix with the example's shards, replicas, mappings and alias", async () => {
     const example = only('OpenSearchIndex');
     const status = (await ready(example)).status;
@@ -278,15 +304,36 @@ describe('examples/opensearch applied for real', () => {
     expect(Object.keys(aliases[name]?.aliases ?? {})).toEqual(Object.keys(spec.aliases));
   });
 
-  it("OpenSearchRole: the security role exists with the example's cluster and index permissions", async () => {
+  it("OpenSearchRole: the security role exists with the example's cluster, index and tenant permissions, naming the example's action group and tenant", async () => {
     const example = only('OpenSearchRole');
     await ready(example);
-    const body = (await get(`/_plugins/_security/api/roles/${externalName(example)}`)) as Record<string, { cluster_permissions: string[]; index_permissions: { index_patterns: string[]; allowed_actions: string[] }[] }>;
-    const spec = example.spec as { clusterPermissions: string[]; indexPermissions: { indexPatterns: string[]; allowedActions: string[] }[] };
+    const body = (await get(`/_plugins/_security/api/roles/${externalName(example)}`)) as Record<
+      string,
+      { cluster_permissions: string[]; index_permissions: { index_patterns: string[]; allowed_actions: string[] }[]; tenant_permissions: { tenant_patterns: string[]; allowed_actions: string[] }[] }
+    >;
+    const spec = example.spec as {
+      clusterPermissions: string[];
+      indexPermissions: { indexPatterns: string[]; allowedActions: string[] }[];
+      tenantPermissions: { tenantPatterns: string[]; allowedActions: string[] }[];
+    };
     expect(body[externalName(example)]).toMatchObject({
       cluster_permissions: spec.clusterPermissions,
       index_permissions: spec.indexPermissions.map((p) => ({ index_patterns: p.indexPatterns, allowed_actions: p.allowedActions })),
+      tenant_permissions: spec.tenantPermissions.map((p) => ({ tenant_patterns: p.tenantPatterns, allowed_actions: p.allowedActions })),
     });
+    expect(spec.indexPermissions.flatMap((p) => p.allowedActions)).toContain(externalName(only('OpenSearchActionGroup')));
+    expect(spec.tenantPermissions.flatMap((p) => p.tenantPatterns)).toContain(externalName(only('OpenSearchTenant')));
+  });
+
+  it("OpenSearchActionGroup and OpenSearchTenant: both exist under the namespace's prefix with the example's type, actions and descriptions", async () => {
+    const group = only('OpenSearchActionGroup');
+    const tenant = only('OpenSearchTenant');
+    expect((await ready(group)).status).toMatchObject({ actionGroupName: externalName(group), ownership: 'Created' });
+    expect((await ready(tenant)).status).toMatchObject({ tenantName: externalName(tenant), ownership: 'Created' });
+    const groups = (await get(`/_plugins/_security/api/actiongroups/${externalName(group)}`)) as Record<string, { type: string; allowed_actions: string[]; description: string }>;
+    expect(groups[externalName(group)]).toMatchObject({ type: group.spec['type'], allowed_actions: group.spec['allowedActions'], description: group.spec['description'] });
+    const tenants = (await get(`/_plugins/_security/api/tenants/${externalName(tenant)}`)) as Record<string, { description: string }>;
+    expect(tenants[externalName(tenant)]?.description).toBe(tenant.spec['description']);
   });
 
   it('OpenSearchUser and OpenSearchRoleBinding: the generated login authenticates, holds the bound role, reads its index and nothing outside the role', async () => {
@@ -316,11 +363,16 @@ describe('examples/opensearch applied for real', () => {
     );
     expect(authinfo.user_name).toBe(login.username);
     expect((await os('GET', `/_plugins/_security/authinfo`, undefined, { ...login, password: `${login.password}-wrong` })).status).toBe(401);
+    // The role's actions are the action group's: search, yes; a get by id or a write, no. Its tenant, read-only.
     expect((await os('GET', `/${externalName(only('OpenSearchIndex'))}/_search`, undefined, login)).status).toBe(200);
+    expect((await os('GET', `/${externalName(only('OpenSearchIndex'))}/_doc/1`, undefined, login)).status).toBe(403);
+    expect((await os('PUT', `/${externalName(only('OpenSearchIndex'))}/_doc/1`, { total: 1 }, login)).status).toBe(403);
     expect((await os('GET', `/ex-outside-${suffix}/_search`, undefined, login)).status).toBe(403);
+    const tenants = ((await get('/_plugins/_security/authinfo', login)) as { tenants?: Record<string, boolean> }).tenants ?? {};
+    expect(tenants[externalName(only('OpenSearchTenant'))]).toBe(false);
   });
 
-  it('deleted all at once (the index switched to Delete), every resource goes and so does its object in OpenSearch, the component template after the index template that uses it', async () => {
+  it('deleted all at once (the index switched to Delete), every resource goes and so does its object in OpenSearch (the component template after the index template that uses it), but the Retain data stream, its template and the tenant', async () => {
     const namespaced = resources.filter((object) => object.metadata?.namespace !== undefined);
     const index = only('OpenSearchIndex');
     await client.patch(typeOf(index), request(index), { type: 'merge', body: { spec: { deletionPolicy: 'Delete' } } });
@@ -334,9 +386,14 @@ describe('examples/opensearch applied for real', () => {
     }
     const missing = async (path: string): Promise<boolean> => (await os('GET', path)).status === 404;
     expect(await missing(`/_component_template/${externalName(only('OpenSearchComponentTemplate'))}`)).toBe(true);
-    expect(await missing(`/_index_template/${externalName(only('OpenSearchIndexTemplate'))}`)).toBe(true);
+    expect(await missing(`/_index_template/${externalName(logsTemplate())}`)).toBe(true);
     expect(await missing(`/${externalName(index)}`)).toBe(true);
     expect(await missing(`/_plugins/_security/api/roles/${externalName(only('OpenSearchRole'))}`)).toBe(true);
     expect(await missing(`/_plugins/_security/api/internalusers/${externalName(only('OpenSearchUser'))}`)).toBe(true);
+    expect(await missing(`/_plugins/_security/api/actiongroups/${externalName(only('OpenSearchActionGroup'))}`)).toBe(true);
+    // The data stream and the tenant are Retain (the examples' and the defaults): they stay.
+    expect(await missing(`/_data_stream/${externalName(only('OpenSearchDataStream'))}`)).toBe(false);
+    expect(await missing(`/_index_template/${externalName(named('OpenSearchIndexTemplate', 'app-logs'))}`)).toBe(false);
+    expect(await missing(`/_plugins/_security/api/tenants/${externalName(only('OpenSearchTenant'))}`)).toBe(false);
   });
 });

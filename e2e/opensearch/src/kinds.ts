@@ -36,3 +36,9 @@ export const openSearchSnapshotRepositories = kind('OpenSearchSnapshotRepository
 export const openSearchSnapshotPolicies = kind('OpenSearchSnapshotPolicy', 'opensearchsnapshotpolicies');
 /** `OpenSearchSnapshotRestore` (namespaced). */
 export const openSearchSnapshotRestores = kind('OpenSearchSnapshotRestore', 'opensearchsnapshotrestores');
+/** `OpenSearchActionGroup` (namespaced). */
+export const openSearchActionGroups = kind('OpenSearchActionGroup', 'opensearchactiongroups');
+/** `OpenSearchTenant` (namespaced). */
+export const openSearchTenants = kind('OpenSearchTenant', 'opensearchtenants');
+/** `OpenSearchDataStream` (namespaced). */
+export const openSearchDataStreams = kind('OpenSearchDataStream', 'opensearchdatastreams');

@@ -1,5 +1,5 @@
 // The OpenSearch operator benchmark's report: its JSON shape, the pure helpers that compute it, and its printed form.
-import { metricSum } from '@domain-operators/e2e-harness';
+import { counterIncrease } from '@domain-operators/e2e-harness';
 export { median, metricSum } from '@domain-operators/e2e-harness';
 
 /** `opensearch_operator_requests_total` between two scrapes of `/metrics`. */
@@ -55,17 +55,8 @@ export interface OpenSearchBenchReport {
 
 /** `opensearch_operator_requests_total` per API between two scrapes, and per index. Pure. */
 export function requestsBetween(before: string, after: string, indices: number): OpenSearchRequests {
-  const apis = new Set<string>();
-  for (const match of after.matchAll(/^opensearch_operator_requests_total\{api="([^"]+)"\}/gm)) apis.add(match[1] ?? '');
-  const byApi: Record<string, number> = {};
-  let total = 0;
-  for (const api of [...apis].sort()) {
-    const count = metricSum(after, 'opensearch_operator_requests_total', { api }) - metricSum(before, 'opensearch_operator_requests_total', { api });
-    if (count === 0) continue;
-    byApi[api] = count;
-    total += count;
-  }
-  return { total, perIndex: Math.round((total / indices) * 1000) / 1000, byApi };
+  const { total, byLabel } = counterIncrease(before, after, 'opensearch_operator_requests_total', 'api');
+  return { total, perIndex: Math.round((total / indices) * 1000) / 1000, byApi: { ...byLabel } };
 }
 
 

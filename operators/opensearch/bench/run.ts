@@ -12,7 +12,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client as OpenSearchClient } from '@opensearch-project/opensearch';
-import { adminConnection, freshNamespace, installCrds, randomSuffix, startOperator, waitForCondition } from '@domain-operators/e2e-harness';
+import { adminConnection, freshNamespace, installCrds, randomSuffix, startOperator, waitForCondition, waitForCount } from '@domain-operators/e2e-harness';
 import type { OperatorProcess } from '@domain-operators/e2e-harness';
 import { coreTypes, getCondition, isNotFound, SharedInformers } from '@domain-operators/reconcile';
 import type { Client } from '@domain-operators/reconcile';
@@ -138,12 +138,7 @@ async function operatorPhase(bench: Bench, workers: number, started: (operator: 
     ).then(() => {
       applySeconds = seconds(startedAt);
     });
-    for (;;) {
-      const ready = indices.store.list(ns).filter(isReady).length;
-      if (ready === INDICES) break;
-      if (performance.now() - startedAt > 900_000) throw new Error(`only ${ready} of ${INDICES} OpenSearchIndices Ready after 900 s`);
-      await sleep(20);
-    }
+    await waitForCount(() => indices.store.list(ns).filter(isReady).length, INDICES, 'OpenSearchIndices Ready', 900_000);
     const allReadySeconds = seconds(startedAt);
     const readyAt = performance.now();
     await applying;

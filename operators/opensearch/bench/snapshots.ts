@@ -1,5 +1,5 @@
 // The OpenSearch snapshot benchmark (`npx nx run opensearch-operator:bench-snapshots`, or `node
-// operators/opensearch/bench/snapshots.ts [--rounds=3] [--direct-only]` from the repository root). A report, never a
+// operators/opensearch/bench/snapshots.ts [--rounds=3] [--direct-only] [--operator-log]` from the repository root). A report, never a
 // timed test: it fails only when something cannot run. Issue #16's figure: snapshot and restore of 50 indices holding
 // 200,000 documents, the operator against the snapshot and restore APIs called directly, in the same run.
 //   1. 50 indices (1 shard, 0 replicas) in a namespace's prefix, 200,000 small documents bulk-loaded, flushed;
@@ -218,7 +218,7 @@ function side(method: string, rounds: readonly SnapshotRound[]): SnapshotSide {
 }
 
 async function main(): Promise<void> {
-  const { values: flags } = parseArgs({ options: { rounds: { type: 'string', default: '3' }, 'direct-only': { type: 'boolean', default: false } } });
+  const { values: flags } = parseArgs({ options: { rounds: { type: 'string', default: '3' }, 'direct-only': { type: 'boolean', default: false }, 'operator-log': { type: 'boolean', default: false } } });
   const rounds = Number(flags.rounds);
   if (!Number.isInteger(rounds) || rounds < 1) throw new Error(`--rounds: a whole number ≥ 1; got ${flags.rounds}`);
   const withOperator = !flags['direct-only'];
@@ -250,7 +250,8 @@ async function main(): Promise<void> {
         metadata: { name: connection },
         spec: { urls: [env.opensearch.url], credentialsSecretRef: { namespace, name: `${connection}-login`, usernameKey: 'username', passwordKey: 'password' }, tenancy: { indexPrefix: '{namespace}-' } },
       });
-      operator = await startOperator({ system: 'opensearch', releaseNamespace: `bench-snap-op-${id}` });
+      // --operator-log: debug logging, its tail written beside the report (to see where a round's time goes).
+      operator = await startOperator({ system: 'opensearch', releaseNamespace: `bench-snap-op-${id}`, ...(flags['operator-log'] ? { args: ['--log-level=debug'] } : {}) });
       await waitForCondition(client, openSearchConnections.type, { namespace: undefined, name: connection }, 'Ready', 'True', 60_000);
     }
     const direct: SnapshotRound[] = [];
@@ -279,6 +280,11 @@ async function main(): Promise<void> {
     await writeFile(out, `${JSON.stringify(report, null, 2)}\n`);
     console.log(formatSnapshotReport(report));
     log(`written to ${out}`);
+    if (flags['operator-log'] && operator !== undefined) {
+      const logOut = join(dir, 'opensearch-snapshots-operator.log');
+      await writeFile(logOut, await operator.logTail(5_000));
+      log(`operator log written to ${logOut}`);
+    }
   } finally {
     log('cleaning up');
     await cleanUp(b, operator);

@@ -10,7 +10,11 @@ import type { JsonObject } from '../opensearch/json.ts';
 import { isRecord } from '../opensearch/json.ts';
 import type { ComponentTemplateWire, IndexTemplateWire } from '../opensearch/template-plan.ts';
 import type { OpenSearchApi } from '../opensearch/client.ts';
+import type { ObservedDataStream } from '../opensearch/data-stream.ts';
+import { OpenSearchError } from '../opensearch/errors.ts';
+import { OpenSearchReasons } from '../opensearch/reasons.ts';
 import type { ObservedIndex } from '../opensearch/index-plan.ts';
+import type { ActionGroupBody, ObservedActionGroup, ObservedTenant, TenantBody } from '../opensearch/action-group-plan.ts';
 import type { ObservedRole, ObservedRoleMapping, ObservedUser, RoleBody, RoleMappingBody, UserBody } from '../opensearch/security-plan.ts';
 import type { Tenancy } from '../opensearch/tenancy.ts';
 import { tenancyFor } from '../opensearch/tenancy.ts';
@@ -57,6 +61,9 @@ export class FakeOpenSearch {
   readonly indices = new Map<string, ObservedIndex>();
   readonly indexTemplates = new Map<string, IndexTemplateWire>();
   readonly componentTemplates = new Map<string, ComponentTemplateWire>();
+  readonly actionGroups = new Map<string, ObservedActionGroup>();
+  readonly tenants = new Map<string, ObservedTenant>();
+  readonly dataStreams = new Map<string, ObservedDataStream>();
   readonly #calls: Call[];
 
   constructor(calls: Call[]) {
@@ -70,11 +77,12 @@ export class FakeOpenSearch {
       clusterInfo: unused,
       getIndex: (name) => Promise.resolve(this.indices.get(name)),
       indexHealth: (name) => Promise.resolve(this.indices.has(name) ? 'green' : undefined),
+      indicesHealth: (names) => Promise.resolve(new Map(names.filter((name) => this.indices.has(name)).map((name) => [name, 'green'] as const))),
       createIndex: (name, body) => {
         const uuid = `uuid-${name}`;
         const aliases = Object.fromEntries(Object.keys(body.aliases ?? {}).map((alias) => [alias, {}]));
         this.indices.set(name, { name, uuid, settings: body.settings, mappings: body.mappings ?? {}, aliases });
-        return this.#write('createIndex', name, body).then(() => uuid);
+        return this.#write('createIndex', name, body).then(() => ({ uuid, shardsAcknowledged: true }));
       },
       putIndexSettings: (name, body) => {
         this.#changeIndex(name, (index) => ({ ...index, settings: { ...index.settings, ...body } }));
@@ -139,6 +147,36 @@ export class FakeOpenSearch {
         this.users.delete(name);
         return this.#write('deleteUser', name);
       },
+      getDataStream: (name) => Promise.resolve(this.dataStreams.get(name)),
+      createDataStream: (name) => {
+        // As OpenSearch: only when an index template with data_stream matches the name.
+        const template = [...this.indexTemplates].find(([, body]) => body.data_stream !== undefined && body.index_patterns.some((pattern) => matchesWhole(pattern, name)));
+        if (template === undefined) return Promise.reject(new OpenSearchError(OpenSearchReasons.dependencyNotReady, `create data stream ${name}: no matching index template found for data stream [${name}]`, 400));
+        this.dataStreams.set(name, { name, generation: 1, backingIndices: [`.ds-${name}-000001`], health: 'green', template: template[0] });
+        return this.#write('createDataStream', name);
+      },
+      deleteDataStream: (name) => {
+        this.dataStreams.delete(name);
+        return this.#write('deleteDataStream', name);
+      },
+      getActionGroup: (name) => Promise.resolve(this.actionGroups.get(name)),
+      putActionGroup: (name, body: ActionGroupBody) => {
+        this.actionGroups.set(name, { ...body, ...NO_FLAGS });
+        return this.#write('putActionGroup', name, body);
+      },
+      deleteActionGroup: (name) => {
+        this.actionGroups.delete(name);
+        return this.#write('deleteActionGroup', name);
+      },
+      getTenant: (name) => Promise.resolve(this.tenants.get(name)),
+      putTenant: (name, body: TenantBody) => {
+        this.tenants.set(name, { ...body, ...NO_FLAGS });
+        return this.#write('putTenant', name, body);
+      },
+      deleteTenant: (name) => {
+        this.tenants.delete(name);
+        return this.#write('deleteTenant', name);
+      },
       // The snapshot kinds' tests use their own fake (snapshot calls are not recorded here).
       getRepository: unused,
       putRepository: unused,
@@ -163,6 +201,11 @@ export class FakeOpenSearch {
     this.#calls.push({ to: 'opensearch', op, name, ...(body === undefined ? {} : { body }) });
     return Promise.resolve();
   }
+}
+
+/** Whether the glob `pattern` (`*` any run) matches all of `name`. */
+function matchesWhole(pattern: string, name: string): boolean {
+  return new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`).test(name);
 }
 
 function propertiesOf(mappings: JsonObject): JsonObject {

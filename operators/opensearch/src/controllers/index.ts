@@ -8,8 +8,10 @@ import { openSearchConnections } from '../api/v1alpha1/index.ts';
 import type { RequestCounter } from '../opensearch/client.ts';
 import { ConnectionRegistry } from './connection-registry.ts';
 import type { ConnectionRegistryOptions } from './connection-registry.ts';
+import { actionGroupController } from './opensearchactiongroup.reconciler.ts';
 import { componentTemplateController } from './opensearchcomponenttemplate.reconciler.ts';
 import { connectionController } from './opensearchconnection.reconciler.ts';
+import { dataStreamController } from './opensearchdatastream.reconciler.ts';
 import type { ConnectionReconcilerOptions } from './opensearchconnection.reconciler.ts';
 import { indexController } from './opensearchindex.reconciler.ts';
 import { indexTemplateController } from './opensearchindextemplate.reconciler.ts';
@@ -18,6 +20,7 @@ import { roleController } from './opensearchrole.reconciler.ts';
 import { snapshotRepositoryController } from './opensearchsnapshotrepository.reconciler.ts';
 import { snapshotPolicyController } from './opensearchsnapshotpolicy.reconciler.ts';
 import { snapshotRestoreController } from './opensearchsnapshotrestore.reconciler.ts';
+import { tenantController } from './opensearchtenant.reconciler.ts';
 import { userController } from './opensearchuser.reconciler.ts';
 
 /** What {@link openSearchControllers} needs from the process. */
@@ -67,6 +70,9 @@ export function openSearchControllers(
     roleController(shared),
     roleBindingController(shared),
     userController(shared),
+    actionGroupController(shared),
+    tenantController(shared),
+    dataStreamController(shared),
     snapshotRepositoryController(shared),
     snapshotPolicyController(shared),
     snapshotRestoreController(shared),

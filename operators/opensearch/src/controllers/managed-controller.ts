@@ -19,6 +19,7 @@ import type {
   ResourceType,
 } from '@domain-operators/reconcile';
 import {
+  annotationsChanged,
   BucketRateLimiter,
   byConnectionRef,
   CONNECTION_INDEX,
@@ -27,8 +28,10 @@ import {
   coreTypes,
   ExternalResourceReconciler,
   finalizerRunner,
+  generationChanged,
   ItemExponentialRateLimiter,
   MaxOfRateLimiter,
+  or,
   releasingWhenConnectionGone,
   statusWriterFor,
   watchConnectionDependents,
@@ -128,7 +131,11 @@ export function managedController<T extends ConnectionDependent, D, O>(deps: Man
       ...(kind.adoptExactMatch === undefined ? {} : { adoptExactMatch: kind.adoptExactMatch }),
     },
   );
-  const builder = watchConnectionDependents(new ControllerBuilder({ informers: deps.informers }, kind.name).for(kind.type), informer, openSearchConnections.type).withOptions({
+  // Woken by a spec change (a deletion moves the generation too), annotations (adopt, paused, drift-check-interval)
+  // and what is watched below; not by status writes, its own included, which would observe OpenSearch once more
+  // after every create (the index benchmark: 2 reconciles and 5 requests per index instead of 1 and 3).
+  const primary = or<T>(generationChanged, annotationsChanged);
+  const builder = watchConnectionDependents(new ControllerBuilder({ informers: deps.informers }, kind.name).for(kind.type, primary), informer, openSearchConnections.type).withOptions({
     ...deps.controllerOptions,
     maxConcurrentReconciles: workersFor(deps.controllerOptions.maxConcurrentReconciles ?? 1, kind),
     rateLimiter: operatorRateLimiter(deps.clock),

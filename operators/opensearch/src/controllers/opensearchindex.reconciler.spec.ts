@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { getCondition } from '@domain-operators/reconcile';
+import type { Condition } from '@domain-operators/reconcile';
 import type { OpenSearchIndex } from '../api/v1alpha1/index.ts';
 import type { Call } from './controller.test-support.ts';
 import { adapterContext, callNames, FakeOpenSearch, fakeConnections, reconcilerOver, statusChanges } from './controller.test-support.ts';
+import { CREATION_MARK_KEY } from '../opensearch/creation-mark.ts';
 import { IndexAdapter, indexDesired, indexExternalName } from './opensearchindex.reconciler.ts';
 
 function index(spec: Partial<OpenSearchIndex['spec']>, status?: OpenSearchIndex['status']): OpenSearchIndex {
@@ -69,7 +72,7 @@ describe('indices', () => {
     expect(fx.adapter.intent(desired, undefined, context)).toEqual({ indexName: 'team-a-logs', aliases: ['team-a-read'] });
   });
 
-  it('write their status in one path: the aliases ahead of the create, then uuid and health with the conditions', async () => {
+  it('write their status in one path: one patch after the create, whose claim is the creation mark in the index', async () => {
     const fx = setup();
     const r = fx.reconciler();
     const object = { ...index({ settings: { numberOfShards: 1, numberOfReplicas: 0 }, aliases: { 'team-a-events-read': {} } }), metadata: { namespace: 'team-a', name: 'events', uid: 'events-uid', generation: 1 } };
@@ -77,11 +80,31 @@ describe('indices', () => {
 
     await r.reconcile('events-uid');
 
-    expect(callNames(fx.calls)).toEqual(['status', 'createIndex', 'status']);
-    const [claim, done] = statusChanges(fx.calls);
-    expect(claim).toEqual({ indexName: 'team-a-events', aliases: ['team-a-events-read'], externalName: 'main/team-a-events', ownership: 'CreatePending' });
-    expect(done).toMatchObject({ uuid: 'uuid-team-a-events', health: 'green', ownership: 'Created', observedGeneration: 1 });
-    expect(r.status('events-uid')).toMatchObject({ indexName: 'team-a-events', uuid: 'uuid-team-a-events', aliases: ['team-a-events-read'] });
+    expect(callNames(fx.calls)).toEqual(['createIndex', 'status']);
+    const [done] = statusChanges(fx.calls);
+    expect(done).toMatchObject({ indexName: 'team-a-events', aliases: ['team-a-events-read'], uuid: 'uuid-team-a-events', health: 'green', externalName: 'main/team-a-events', ownership: 'Created', observedGeneration: 1 });
+    expect(fx.openSearch.indices.get('team-a-events')?.mappings).toEqual({ _meta: { [CREATION_MARK_KEY]: { uid: 'events-uid', aliases: ['team-a-events-read'] } } });
+  });
+
+  it('take an index marked by their own create as created after a crash before the status write, aliases included; one marked by another resource stays foreign', async () => {
+    const fx = setup();
+    const r = fx.reconciler();
+    const spec = { settings: { numberOfShards: 1, numberOfReplicas: 0 }, aliases: { 'team-a-events-read': {} } };
+    r.objects.put({ ...index(spec), metadata: { namespace: 'team-a', name: 'events', uid: 'events-uid', generation: 1 } });
+    const mark = (uid: string) => ({ _meta: { [CREATION_MARK_KEY]: { uid, aliases: ['team-a-events-read'] } } });
+    fx.openSearch.indices.set('team-a-events', { name: 'team-a-events', uuid: 'u-ev', settings: { 'index.number_of_shards': '1', 'index.number_of_replicas': '0' }, mappings: mark('events-uid'), aliases: { 'team-a-events-read': {} } });
+
+    await r.reconcile('events-uid');
+
+    expect(callNames(fx.calls)).toEqual(['status']);
+    expect(r.status('events-uid')).toMatchObject({ ownership: 'Created', uuid: 'u-ev', aliases: ['team-a-events-read'], observedGeneration: 1 });
+
+    fx.calls.length = 0;
+    r.objects.put({ ...index(spec), metadata: { namespace: 'team-a', name: 'orders', uid: 'orders-uid', generation: 1 } });
+    fx.openSearch.indices.set('team-a-orders', { name: 'team-a-orders', uuid: 'u-or', settings: { 'index.number_of_shards': '1', 'index.number_of_replicas': '0' }, mappings: mark('someone-else'), aliases: {} });
+    await r.reconcile('orders-uid');
+    expect(r.status('orders-uid')['ownership']).toBeUndefined();
+    expect(getCondition(r.status('orders-uid')['conditions'] as Condition[] | undefined, 'Synced')).toMatchObject({ status: 'False', reason: 'AlreadyExists' });
   });
 
   it('apply a replica change and an added field (the reported case) and move observedGeneration only with both conditions', async () => {

@@ -12,6 +12,8 @@ import type { OpenSearchIndex } from '../api/v1alpha1/index.ts';
 import { openSearchIndices } from '../api/v1alpha1/index.ts';
 import type { DesiredIndex, IndexPlan, ObservedIndex } from '../opensearch/index-plan.ts';
 import { createIndexBody, desiredIndex, planIndex } from '../opensearch/index-plan.ts';
+import type { CreatedIndex } from '../opensearch/client.ts';
+import { creationMarkOf, withCreationMark, withoutCreationMark } from '../opensearch/creation-mark.ts';
 import { OpenSearchError } from '../opensearch/errors.ts';
 import { sortedUnique } from '../opensearch/json.ts';
 import { checkIndexAliases, tenancyError } from '../opensearch/tenancy.ts';
@@ -19,7 +21,7 @@ import type { Connections } from './connection-registry.ts';
 import type { ManagedControllerDeps } from './managed-controller.ts';
 import { managedController } from './managed-controller.ts';
 import { externalNameOf, scopeOf } from './scope.ts';
-import { recordedStrings } from './recorded-status.ts';
+import { recordedStatus, recordedStrings } from './recorded-status.ts';
 
 /** The desired index of a resource, on its connection. */
 export interface IndexDesired {
@@ -49,9 +51,12 @@ export function indexDesired(connections: Connections, object: OpenSearchIndex):
 
 /**
  * The {@link ExternalAdapter} of indices. Reports `indexName`, `uuid` and `health` as seen; records the aliases it
- * is about to add ahead of a create or update ({@link IndexAdapter.intent}), and reads them back from the object.
+ * is about to add ahead of an update ({@link IndexAdapter.intent}), and reads them back from the object. A create
+ * carries its claim in the index itself: the creation mark (the resource's UID and the aliases it adds, in the
+ * mapping `_meta`, see creation-mark.ts), so a create is one status write and a crash after it is recognised.
  */
 export class IndexAdapter implements ExternalAdapter<OpenSearchIndex, IndexDesired, IndexObserved> {
+  readonly marksCreator = true;
   readonly #deps: { readonly connections: Connections };
 
   constructor(deps: { readonly connections: Connections }) {
@@ -62,12 +67,24 @@ export class IndexAdapter implements ExternalAdapter<OpenSearchIndex, IndexDesir
   async observe(desired: IndexDesired, context: ExternalContext<OpenSearchIndex>): Promise<ExternalObservation<IndexObserved>> {
     const api = await this.#deps.connections.api(desired.connection);
     const name = desired.index.name;
-    const index = await api.getIndex(name, { signal: context.signal });
-    if (index === undefined) return { exists: false };
+    const found = await api.getIndex(name, { signal: context.signal });
+    if (found === undefined) return { exists: false };
+    const mark = creationMarkOf(found.mappings);
+    const index = { ...found, mappings: withoutCreationMark(found.mappings) };
     const health = await api.indexHealth(name, { signal: context.signal });
-    const plan = planIndex(desired.index, index, recordedStrings(context.object, 'aliases'));
+    // Our own create whose status write was lost: the aliases it added are in its mark, not yet in the status.
+    const ours = mark !== undefined && mark.uid === context.object.metadata.uid;
+    const recorded = recordedStatus(context.object, 'aliases') === undefined && ours ? [...mark.aliases] : recordedStrings(context.object, 'aliases');
+    const plan = planIndex(desired.index, index, recorded);
     if (plan.kind === 'refused') throw new TerminalError(`${plan.message}; nothing was changed`, plan.reason);
-    return { exists: true, upToDate: plan.upToDate, diff: plan.diff, observed: { index, health, plan }, status: seen(name, index.uuid, health) };
+    return {
+      exists: true,
+      upToDate: plan.upToDate,
+      diff: plan.diff,
+      observed: { index, health, plan },
+      status: { ...seen(name, index.uuid, health), ...(ours && recordedStatus(context.object, 'aliases') === undefined ? { aliases: [...mark.aliases] } : {}) },
+      ...(mark === undefined ? {} : { createdBy: mark.uid }),
+    };
   }
 
   /**
@@ -81,32 +98,36 @@ export class IndexAdapter implements ExternalAdapter<OpenSearchIndex, IndexDesir
     return { aliases: sortedUnique([...recordedStrings(context.object, 'aliases'), ...observed.plan.appliedAliases]) };
   }
 
-  /** Creates the index with its settings, mappings and aliases; reports its `uuid` and `health`. */
+  /** Creates the index with its settings, mappings (and the creation mark) and aliases; reports its `uuid` and `health`. */
   async create(desired: IndexDesired, context: ExternalContext<OpenSearchIndex>): Promise<ExternalCreation> {
     const api = await this.#deps.connections.api(desired.connection);
     const name = desired.index.name;
-    const uuid = await this.#createOnce(desired, context);
-    const health = await api.indexHealth(name, { signal: context.signal });
+    const { uuid, shardsAcknowledged } = await this.#createOnce(desired, context);
+    // Every primary started and there are no replicas: every shard is active, green, without asking.
+    const replicas = desired.index.settings['index.number_of_replicas'];
+    const health = shardsAcknowledged && (replicas === 0 || replicas === '0') ? 'green' : await api.indexHealth(name, { signal: context.signal });
     return { status: { ...seen(name, uuid, health), aliases: Object.keys(desired.index.aliases).sort() } };
   }
 
   /**
-   * Creates the index. `create` runs only after `observe` found no index and this resource recorded the create as
-   * pending (ExternalResourceReconciler's CreatePending), so an "already exists" answer is our own earlier request that
-   * outlived its timeout (seen under load with 16 workers): the index is taken as created, and the next observe
-   * compares it with the spec like any other.
+   * Creates the index, marked with this resource's UID. `create` runs only after `observe` found no index, so an
+   * "already exists" answer is either our own earlier request that outlived its timeout (seen under load with 16
+   * workers: it carries our mark, and is taken as created; the next observe compares it with the spec like any
+   * other) or an index someone else created in between (no mark of ours: `AlreadyExists`, thrown).
    */
-  async #createOnce(desired: IndexDesired, context: ExternalContext<OpenSearchIndex>): Promise<string> {
+  async #createOnce(desired: IndexDesired, context: ExternalContext<OpenSearchIndex>): Promise<CreatedIndex> {
     const api = await this.#deps.connections.api(desired.connection);
     const name = desired.index.name;
     try {
-      return await api.createIndex(name, createIndexBody(desired.index), { signal: context.signal });
+      const mark = { uid: context.object.metadata.uid ?? '', aliases: Object.keys(desired.index.aliases).sort() };
+      const body = createIndexBody(desired.index);
+      return await api.createIndex(name, { ...body, mappings: withCreationMark(body.mappings, mark) }, { signal: context.signal });
     } catch (err) {
       if (!(err instanceof OpenSearchError) || err.reason !== Reasons.alreadyExists) throw err;
       const existing = await api.getIndex(name, { signal: context.signal });
-      if (existing === undefined) throw err;
+      if (existing === undefined || creationMarkOf(existing.mappings)?.uid !== context.object.metadata.uid) throw err;
       context.log.info({ index: name }, 'index already created by an earlier attempt of this resource');
-      return existing.uuid;
+      return { uuid: existing.uuid, shardsAcknowledged: false };
     }
   }
 

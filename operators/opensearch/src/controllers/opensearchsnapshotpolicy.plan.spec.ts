@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseSchedule } from '../opensearch/cron.ts';
+import { parseSchedule } from '@domain-operators/reconcile';
 import type { ObservedSnapshot, SnapshotState } from '../opensearch/snapshot-types.ts';
 import type { PolicyInput } from './opensearchsnapshotpolicy.plan.ts';
 import { parseRetentionAge, planPolicy, retentionVictims, snapshotStamp, tokenKey } from './opensearchsnapshotpolicy.plan.ts';

@@ -25,7 +25,7 @@
  *   never a second one.
  */
 import { createHash } from 'node:crypto';
-import type { CronSchedule } from '../opensearch/cron.ts';
+import type { CronSchedule } from '@domain-operators/reconcile';
 import type { ObservedSnapshot } from '../opensearch/snapshot-types.ts';
 import { isPolicySnapshot, policySnapshotName } from '../opensearch/snapshot-tenancy.ts';
 

@@ -29,8 +29,8 @@ describe('OpenSearchSnapshotPolicy on its schedule', () => {
         body: { indices: ['team-a-logs-*'], include_global_state: false, ignore_unavailable: true, partial: false, metadata: { policy: 'team-a/nightly', slot: '2026-12-01T12:00:00.000Z' } },
       },
     ]);
-    // Looked at again soon while it is young: after 1 s, then half its age, at most every 5 s.
-    expect(first).toEqual({ kind: 'requeueAfter', delayMs: 1_000 });
+    // Looked at again soon while it is young: after 100 ms, then a tenth of its age, at most every 5 s.
+    expect(first).toEqual({ kind: 'requeueAfter', delayMs: 100 });
     expect(w.status(UID)).toMatchObject({
       lastSnapshot: { name: 'team-a-nightly-20261201120010', state: 'IN_PROGRESS' },
       nextSnapshotTime: '2026-12-01T12:01:00.000Z',
@@ -42,9 +42,9 @@ describe('OpenSearchSnapshotPolicy on its schedule', () => {
     // Still running: nothing started, nothing written.
     w.clock.advance(4_000);
     const writes = w.objects.statusWrites;
-    expect(await w.reconcile(UID)).toEqual({ kind: 'requeueAfter', delayMs: 2_000 });
-    w.clock.advance(6_000);
-    expect(await w.reconcile(UID)).toEqual({ kind: 'requeueAfter', delayMs: 5_000 });
+    expect(await w.reconcile(UID)).toEqual({ kind: 'requeueAfter', delayMs: 400 });
+    w.clock.advance(40_000);
+    expect(await w.reconcile(UID)).toEqual({ kind: 'requeueAfter', delayMs: 4_400 });
     expect(w.snapshots.creates()).toHaveLength(1);
     expect(w.objects.statusWrites).toBe(writes);
 
@@ -55,8 +55,8 @@ describe('OpenSearchSnapshotPolicy on its schedule', () => {
     expect(ready(w)).toMatchObject({ status: 'True', reason: 'Scheduled', observedGeneration: 1 });
     expect(getCondition(w.status(UID).conditions, 'Synced')).toMatchObject({ status: 'True', reason: 'ReconcileSuccess' });
     expect(w.eventReasons()).toEqual(['SnapshotStarted', 'SnapshotTaken']);
-    // Until the next slot (12:01:00) from 12:00:20, a little late rather than early.
-    expect(idle).toEqual({ kind: 'requeueAfter', delayMs: 40_250 });
+    // Until the next slot (12:01:00) from 12:00:54, a little late rather than early.
+    expect(idle).toEqual({ kind: 'requeueAfter', delayMs: 6_250 });
 
     // At the next slot: one more.
     w.clock.set('2026-12-01T12:01:00.300Z');

@@ -24,7 +24,7 @@
  * `SnapshotDeleted`. The policy has no finalizer: deleting it deletes no snapshot.
  */
 import type { V1Namespace } from '@kubernetes/client-node';
-import type { ConditionUpdate, Controller, ReconcileContext, Reconciler, Recorder, Request, StatusWriter, StoreSource } from '@domain-operators/reconcile';
+import type { ConditionUpdate, Controller, CronSchedule, ReconcileContext, Reconciler, Recorder, Request, StatusWriter, StoreSource } from '@domain-operators/reconcile';
 import {
   annotationsChanged,
   byConnectionRef,
@@ -39,6 +39,7 @@ import {
   isTerminalError,
   objectKey,
   or,
+  parseSchedule,
   READY_CONDITION,
   Reasons,
   requestFor,
@@ -51,8 +52,7 @@ import {
 } from '@domain-operators/reconcile';
 import type { OpenSearchSnapshotPolicy, OpenSearchSnapshotPolicyStatus, OpenSearchSnapshotRepository } from '../api/v1alpha1/index.ts';
 import { openSearchConnections, openSearchSnapshotPolicies, openSearchSnapshotRepositories, SNAPSHOT_NOW_ANNOTATION } from '../api/v1alpha1/index.ts';
-import type { CronSchedule } from '../opensearch/cron.ts';
-import { parseSchedule } from '../opensearch/cron.ts';
+import { youngPollDelay } from '../opensearch/poll-delay.ts';
 import { isOpenSearchError, OpenSearchError } from '../opensearch/errors.ts';
 import { OpenSearchReasons } from '../opensearch/reasons.ts';
 import type { ObservedSnapshot } from '../opensearch/snapshot-types.ts';
@@ -96,8 +96,8 @@ export interface SnapshotPolicyDeps {
 /** Options of {@link SnapshotPolicyReconciler}. */
 export interface SnapshotPolicyOptions {
   /**
-   * How often a snapshot in progress is looked at again, at most; default 5 s. A young one is looked at sooner (half
-   * its age, from `firstPollMs`), so a small snapshot is reported about when it ends.
+   * How often a snapshot in progress is looked at again, at most; default 5 s. A young one is looked at sooner (a
+   * tenth of its age, from `firstPollMs`), so a snapshot is reported within about 10% of its duration after it ends.
    */
   readonly pollMs?: number;
   /** The first look at a snapshot just started; default 1 s. */
@@ -146,7 +146,7 @@ export class SnapshotPolicyReconciler implements Reconciler<OpenSearchSnapshotPo
     this.#deps = deps;
     this.#options = {
       pollMs: options.pollMs ?? 5_000,
-      firstPollMs: options.firstPollMs ?? 1_000,
+      firstPollMs: options.firstPollMs ?? 100,
       refusedRetryMs: options.refusedRetryMs ?? 60_000,
       maxWaitMs: options.maxWaitMs ?? 3_600_000,
       busyRetryMs: options.busyRetryMs ?? 30_000,
@@ -376,9 +376,9 @@ export class SnapshotPolicyReconciler implements Reconciler<OpenSearchSnapshotPo
     });
   }
 
-  /** When to look again at a snapshot `ageMs` old: half its age, within `firstPollMs` and `pollMs`. */
+  /** When to look again at a snapshot `ageMs` old: a tenth of its age, within `firstPollMs` and `pollMs`. */
   #pollDelay(ageMs: number): number {
-    return Math.min(this.#options.pollMs, Math.max(this.#options.firstPollMs, Math.round(ageMs / 2)));
+    return youngPollDelay(ageMs, { firstMs: this.#options.firstPollMs, maxMs: this.#options.pollMs });
   }
 
   /** How long to wait with nothing in progress: until the next slot or retention expiry, at most `maxWaitMs`. A little late rather than early, so the slot is at or before the clock. */

@@ -28,6 +28,7 @@
 import type { V1Namespace } from '@kubernetes/client-node';
 import type { Client, Condition, ConditionUpdate, Controller, DesiredStatus, ReconcileContext, Reconciler, Recorder, Request, StoreSource } from '@domain-operators/reconcile';
 import {
+  annotationsChanged,
   byConnectionRef,
   CONNECTION_INDEX,
   ConnectionReasons,
@@ -35,10 +36,12 @@ import {
   coreTypes,
   DependencyError,
   errorReason,
+  generationChanged,
   getCondition,
   isConflict,
   isTerminalError,
   objectKey,
+  or,
   READY_CONDITION,
   Reasons,
   requestFor,
@@ -57,6 +60,7 @@ import { OpenSearchReasons } from '../opensearch/reasons.ts';
 import type { RestoreTarget } from '../opensearch/restore-plan.ts';
 import { planRestore, restoreBody } from '../opensearch/restore-plan.ts';
 import type { TargetObservation } from '../opensearch/restore-progress.ts';
+import { youngPollDelay } from '../opensearch/poll-delay.ts';
 import { progressOf, recognise } from '../opensearch/restore-progress.ts';
 import { isPolicySnapshot, policySnapshotPattern, repositoryAdmits, repositoryNameOf } from '../opensearch/snapshot-tenancy.ts';
 import { TENANCY_VIOLATION } from '../opensearch/tenancy.ts';
@@ -92,8 +96,8 @@ export interface SnapshotRestoreDeps {
 /** Options of the reconciler. */
 export interface SnapshotRestoreOptions {
   /**
-   * How often a running restore is polled, at most; default 2 s. A young one is polled sooner (half its age since
-   * `status.startTime`, from `firstPollMs`), so a small restore is reported about when it ends.
+   * How often a running restore is polled, at most; default 2 s. A young one is polled sooner (a tenth of its age
+   * since `status.startTime`, from `firstPollMs`), so a restore is reported within about 10% of its duration after it ends.
    */
   readonly pollIntervalMs?: number;
   /** The shortest poll of a young restore; default 250 ms. */
@@ -141,17 +145,16 @@ export class SnapshotRestoreReconciler implements Reconciler<OpenSearchSnapshotR
     this.#deps = deps;
     this.#options = {
       pollIntervalMs: options.pollIntervalMs ?? 2_000,
-      firstPollMs: options.firstPollMs ?? 250,
+      firstPollMs: options.firstPollMs ?? 100,
       recheckIntervalMs: options.recheckIntervalMs ?? 30_000,
       stalledGraceMs: options.stalledGraceMs ?? 60_000,
     };
   }
 
-  /** When to look again at a running restore: half its age (from `status.startTime`), within `firstPollMs` and `pollIntervalMs`. */
+  /** When to look again at a running restore: a tenth of its age (from `status.startTime`), within `firstPollMs` and `pollIntervalMs`. */
   #pollDelay(object: OpenSearchSnapshotRestore): number {
-    const started = Date.parse(object.status?.startTime ?? '');
-    const ageMs = Number.isNaN(started) ? this.#options.pollIntervalMs : this.#now().getTime() - started;
-    return Math.min(this.#options.pollIntervalMs, Math.max(this.#options.firstPollMs, Math.round(ageMs / 2)));
+    const ageMs = this.#now().getTime() - Date.parse(object.status?.startTime ?? '');
+    return youngPollDelay(ageMs, { firstMs: this.#options.firstPollMs, maxMs: this.#options.pollIntervalMs });
   }
 
   /** Forgets what this process remembers of the object (the controller calls it on deletion). Cheap, never throws. */
@@ -392,17 +395,22 @@ export class SnapshotRestoreReconciler implements Reconciler<OpenSearchSnapshotR
     return { kind: 'ready', api, repository, snapshot: snapshotName, targets: plan.targets };
   }
 
-  /** Reads each target: whether it exists (GET index), its health, and its shards' recovery (one request). */
+  /**
+   * Reads every target at once: whether it exists and its health (the cluster health API at index level, from the
+   * cluster state, so it answers while the targets are red), then its shards' recovery: two requests per poll
+   * however many targets (more only when their names exceed one request line).
+   */
   async #observe(prepared: Pick<Prepared, 'api' | 'targets'>, context: ReconcileContext): Promise<TargetObservation[]> {
     const { api, targets } = prepared;
     const signal = context.signal;
-    const existing = await Promise.all(targets.map(async ({ target }) => ({ target, exists: (await api.getIndex(target, { signal })) !== undefined })));
-    const present = existing.filter((o) => o.exists).map((o) => o.target);
-    if (present.length === 0) return existing;
-    const recoveries = await api.recovery(present, { signal });
-    return Promise.all(
-      existing.map(async (o) => (o.exists ? { ...o, health: await api.indexHealth(o.target, { signal }), recovery: recoveries.find((r) => r.index === o.target) } : o)),
-    );
+    const health = await api.indicesHealth(targets.map((t) => t.target), { signal });
+    const present = targets.map((t) => t.target).filter((target) => health.has(target));
+    const recoveries = present.length === 0 ? [] : await api.recovery(present, { signal });
+    const byIndex = new Map(recoveries.map((r) => [r.index, r]));
+    return targets.map(({ target }) => {
+      const status = health.get(target);
+      return status === undefined ? { target, exists: false } : { target, exists: true, health: status, recovery: byIndex.get(target) };
+    });
   }
 
   /** Terminal: phase Failed, Ready and Synced False with the reason, completionTime, a Warning Event. */
@@ -478,8 +486,10 @@ function both(status: 'True' | 'False', reason: string, message: string): Condit
 export const BY_REPOSITORY = 'repository';
 
 /**
- * Builds the `OpenSearchSnapshotRestore` controller: woken by its own objects, its connection (Ready flips), its
- * namespace's labels and its repository resource (tenancy). No finalizer: deleting a restore leaves its indices.
+ * Builds the `OpenSearchSnapshotRestore` controller: woken by its own objects (created, deleted, spec or
+ * annotations changed: not by status writes, its own included, which would poll OpenSearch once more per progress
+ * write; a running restore is polled on its own schedule), its connection (Ready flips), its namespace's labels and
+ * its repository resource (tenancy). No finalizer: deleting a restore leaves its indices.
  */
 export function snapshotRestoreController(deps: ManagedControllerDeps & { readonly connections: Connections }, options: SnapshotRestoreOptions = {}): Controller<OpenSearchSnapshotRestore> {
   const indexers = { [CONNECTION_INDEX]: byConnectionRef, [BY_REPOSITORY]: (object: OpenSearchSnapshotRestore) => [object.spec.repositoryRef.name] };
@@ -495,7 +505,7 @@ export function snapshotRestoreController(deps: ManagedControllerDeps & { readon
     },
     options,
   );
-  return watchConnectionDependents(new ControllerBuilder({ informers: deps.informers }, 'opensearchsnapshotrestore').for(openSearchSnapshotRestores.type), informer, openSearchConnections.type)
+  return watchConnectionDependents(new ControllerBuilder({ informers: deps.informers }, 'opensearchsnapshotrestore').for(openSearchSnapshotRestores.type, or(generationChanged, annotationsChanged)), informer, openSearchConnections.type)
     .watches(openSearchSnapshotRepositories.type, (repository: OpenSearchSnapshotRepository) => informer.store.byIndex(BY_REPOSITORY, repository.metadata.name ?? '').map(requestFor))
     .withOptions({ ...deps.controllerOptions, rateLimiter: operatorRateLimiter(deps.clock) })
     .complete(reconciler, { indexers });

@@ -6,7 +6,7 @@
  * fingerprint and is applied. Tenancy first; reserved, static or hidden users are never written.
  */
 import { randomBytes } from 'node:crypto';
-import type { V1Secret } from '@kubernetes/client-node';
+import type { KubernetesObject, V1Secret } from '@kubernetes/client-node';
 import type { Client, Controller, DeleteTarget, ExternalAdapter, ExternalContext, ExternalObservation } from '@domain-operators/reconcile';
 import type { ExternalCreation, ExternalStatusFields, ExternalUpdate } from '@domain-operators/reconcile';
 import {
@@ -199,7 +199,8 @@ function appliedPassword(object: OpenSearchUser): PasswordApplied | undefined {
 
 /**
  * Builds the `OpenSearchUser` controller. Only generated Secrets are cached (label {@link MANAGED_BY}); a change of
- * any password Secret, generated or named, is seen through the metadata-only Secret watch and wakes the users reading it.
+ * any password Secret, generated or named, is seen through the metadata-only Secret watch and wakes the users reading
+ * it, and a change of a generated one wakes them again once the owned cache holds it.
  */
 export function userController(deps: ManagedControllerDeps & { readonly connections: Connections; readonly referenced: SecretSource }): Controller<OpenSearchUser> {
   const secrets = deps.informers.informerFor(coreTypes.secret, { scope: ownedSecretScope(MANAGED_BY) });
@@ -215,7 +216,11 @@ export function userController(deps: ManagedControllerDeps & { readonly connecti
     defaultDeletionPolicy: 'Delete',
     indexers: { [BY_PASSWORD_SECRET]: bySecretRef((object: OpenSearchUser) => [passwordSource(object).secretName]) },
     watches: (builder, own) => {
-      builder.watches(metadataOnly(coreTypes.secret), (secret) => own.store.byIndex(BY_PASSWORD_SECRET, objectKey(secret)).map(requestFor));
+      const readers = (secret: KubernetesObject) => own.store.byIndex(BY_PASSWORD_SECRET, objectKey(secret)).map(requestFor);
+      builder.watches(metadataOnly(coreTypes.secret), readers);
+      // A generated Secret is read from the owned cache, whose watch may deliver a change after the metadata watch
+      // woke the user: waking on the owned cache too means a rotated password is never read stale and then missed.
+      builder.watches(coreTypes.secret, readers, { request: { scope: ownedSecretScope(MANAGED_BY) } });
     },
   });
 }

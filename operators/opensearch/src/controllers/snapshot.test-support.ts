@@ -69,6 +69,13 @@ export class FakeSnapshotOpenSearch {
       clusterInfo: unused,
       getIndex: (name) => Promise.resolve(this.#read('getIndex', name, this.indices.get(name)?.index)),
       indexHealth: (name) => Promise.resolve(this.#read('indexHealth', name, this.indices.get(name)?.health)),
+      indicesHealth: (names) =>
+        Promise.resolve(
+          this.#read('indicesHealth', names.join(','), new Map(names.flatMap((name) => {
+            const health = this.indices.get(name)?.health;
+            return health === undefined ? [] : [[name, health] as const];
+          }))),
+        ),
       createIndex: unused,
       putIndexSettings: unused,
       putMapping: unused,
@@ -89,6 +96,15 @@ export class FakeSnapshotOpenSearch {
       getUser: unused,
       putUser: unused,
       deleteUser: unused,
+      getDataStream: unused,
+      createDataStream: unused,
+      deleteDataStream: unused,
+      getActionGroup: unused,
+      putActionGroup: unused,
+      deleteActionGroup: unused,
+      getTenant: unused,
+      putTenant: unused,
+      deleteTenant: unused,
       getRepository: unused,
       putRepository: unused,
       verifyRepository: unused,

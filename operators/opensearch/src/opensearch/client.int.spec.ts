@@ -117,6 +117,15 @@ describe('OpenSearchHttpApi against the real node: cluster, credentials, reachab
       expect(error?.reason).toBe('OpenSearchUnavailable');
       expect(error?.message).toContain('red');
       expect(await fx.api.indexHealth(index)).toBe('red');
+      // One read of several indices answers at once while one is red, and leaves out the one that does not exist.
+      const green = `int-green-${fx.suffix}`;
+      await request(fx.url, fx.admin, 'PUT', `/${green}`, { settings: { number_of_shards: 1, number_of_replicas: 0 } });
+      try {
+        const health = await fx.api.indicesHealth([index, green, `int-missing-${fx.suffix}`]);
+        expect([...health.entries()].sort()).toEqual([[green, 'green'], [index, 'red']].sort());
+      } finally {
+        await fx.api.deleteIndex(green);
+      }
     } finally {
       await fx.api.deleteIndex(index);
     }

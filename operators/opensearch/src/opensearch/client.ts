@@ -15,11 +15,16 @@ import type { CallDescription } from './errors.ts';
 import type { AliasAction, CreateIndexBody, ObservedAlias, ObservedIndex } from './index-plan.ts';
 import type { JsonObject, JsonValue } from './json.ts';
 import { flagField, isRecord, stringArrayField, stringField } from './json.ts';
+import type { ObservedDataStream } from './data-stream.ts';
+import { parseDataStream } from './data-stream.ts';
+import type { ActionGroupBody, ObservedActionGroup, ObservedTenant, TenantBody } from './action-group-plan.ts';
 import type { ObservedRole, ObservedRoleMapping, ObservedUser, RoleBody, RoleMappingBody, UserBody } from './security-plan.ts';
 import type { CreateSnapshotBody, IndexRecovery, ObservedRepository, ObservedSnapshot, RepositoryBody, RestoreBody } from './snapshot-types.ts';
 import { parseRecovery, parseRepository, parseSnapshot } from './snapshot-types.ts';
+import { nameBatches } from './name-batches.ts';
 import type { ComponentTemplateWire, IndexTemplateWire } from './template-plan.ts';
 import { checkSecurityObject, tenancyError } from './tenancy.ts';
+import type { SecurityKind } from './tenancy.ts';
 
 /** Per-call options: every method honours `signal` by aborting its request. */
 export interface CallOptions {
@@ -42,14 +47,27 @@ export interface ClusterApi {
   clusterInfo(options?: CallOptions): Promise<ClusterInfo>;
 }
 
+/** What a create-index request made. */
+export interface CreatedIndex {
+  readonly uuid: string;
+  /** OpenSearch's `shards_acknowledged`: every primary shard started before it answered (its default wait). */
+  readonly shardsAcknowledged: boolean;
+}
+
 /** Index calls. Writes are single requests; reads do not modify anything. */
 export interface IndexApi {
   /** Settings (explicit over defaults, flat), mappings and aliases in one read; `undefined` when absent. */
   getIndex(name: string, options?: CallOptions): Promise<ObservedIndex | undefined>;
   /** `green`/`yellow`/`red` of one index; `undefined` when absent. */
   indexHealth(name: string, options?: CallOptions): Promise<string | undefined>;
-  /** Creates an index with settings, mappings and aliases; returns its uuid. `AlreadyExists` when taken. */
-  createIndex(name: string, body: CreateIndexBody, options?: CallOptions): Promise<string>;
+  /**
+   * `green`/`yellow`/`red` of each of `names` that exists, from the cluster state alone (no shard is asked, so it
+   * answers while indices are red or recovering): one request per {@link nameBatches} group. Absent names are not
+   * in the map.
+   */
+  indicesHealth(names: readonly string[], options?: CallOptions): Promise<ReadonlyMap<string, string>>;
+  /** Creates an index with settings, mappings and aliases; returns its uuid and whether its primaries started. `AlreadyExists` when taken. */
+  createIndex(name: string, body: CreateIndexBody, options?: CallOptions): Promise<CreatedIndex>;
   /** Puts dynamic settings; a static one is refused by OpenSearch (terminal `InvalidSpec`). */
   putIndexSettings(name: string, settings: Readonly<Record<string, JsonValue>>, options?: CallOptions): Promise<void>;
   /** Puts a mapping; OpenSearch's refusal of a conflicting one is a terminal `MappingConflict`. */
@@ -72,6 +90,16 @@ export interface TemplateApi {
   deleteComponentTemplate(name: string, options?: CallOptions): Promise<void>;
 }
 
+/** Data streams. The create needs a matching index template with `data_stream`; deletes succeed when already gone. */
+export interface DataStreamApi {
+  /** `undefined` when no data stream of that name exists. */
+  getDataStream(name: string, options?: CallOptions): Promise<ObservedDataStream | undefined>;
+  /** Creates it; no matching data-stream template is `DependencyNotReady` (retried), a taken name `AlreadyExists`. */
+  createDataStream(name: string, options?: CallOptions): Promise<void>;
+  /** Deletes the data stream and its backing indices. */
+  deleteDataStream(name: string, options?: CallOptions): Promise<void>;
+}
+
 /**
  * The security plugin's REST API. Reads return the `reserved`/`static`/`hidden` flags. Every write first refuses,
  * without a request, a protected name (`all_access`, `admin`, …) with a terminal `TenancyViolation`; flags are
@@ -88,6 +116,12 @@ export interface SecurityApi {
   /** Creates or replaces a user; without `password` in the body the current hash is kept. A weak password is terminal. */
   putUser(name: string, body: UserBody, options?: CallOptions): Promise<void>;
   deleteUser(name: string, options?: CallOptions): Promise<void>;
+  getActionGroup(name: string, options?: CallOptions): Promise<ObservedActionGroup | undefined>;
+  putActionGroup(name: string, body: ActionGroupBody, options?: CallOptions): Promise<void>;
+  deleteActionGroup(name: string, options?: CallOptions): Promise<void>;
+  getTenant(name: string, options?: CallOptions): Promise<ObservedTenant | undefined>;
+  putTenant(name: string, body: TenantBody, options?: CallOptions): Promise<void>;
+  deleteTenant(name: string, options?: CallOptions): Promise<void>;
 }
 
 /**
@@ -118,7 +152,7 @@ export interface SnapshotApi {
 }
 
 /** Everything the operator does with one OpenSearch cluster. */
-export interface OpenSearchApi extends ClusterApi, IndexApi, TemplateApi, SecurityApi, SnapshotApi {
+export interface OpenSearchApi extends ClusterApi, IndexApi, TemplateApi, DataStreamApi, SecurityApi, SnapshotApi {
   /** Closes the connections; the instance is unusable afterwards. */
   close(): Promise<void>;
 }
@@ -180,10 +214,16 @@ interface Answer {
 const SECURITY = '/_plugins/_security/api';
 
 /** The security plugin's collections this adapter uses. */
-type SecurityCollection = 'roles' | 'rolesmapping' | 'internalusers';
+type SecurityCollection = 'roles' | 'rolesmapping' | 'internalusers' | 'actiongroups' | 'tenants';
 
 /** The object of each collection, as the client's API names say it (`security.get_role_mapping`). */
-const SECURITY_OBJECTS: Readonly<Record<SecurityCollection, string>> = { roles: 'role', rolesmapping: 'role_mapping', internalusers: 'user' };
+const SECURITY_OBJECTS: Readonly<Record<SecurityCollection, string>> = {
+  roles: 'role',
+  rolesmapping: 'role_mapping',
+  internalusers: 'user',
+  actiongroups: 'action_group',
+  tenants: 'tenant',
+};
 
 /** What one request is, for the request counter and for error messages. */
 interface Call extends CallDescription {
@@ -241,10 +281,28 @@ export class OpenSearchHttpApi implements OpenSearchApi {
     return answer.status === 200 ? stringField(answer.body, 'status') : undefined;
   }
 
-  async createIndex(name: string, body: CreateIndexBody, options?: CallOptions): Promise<string> {
-    await this.#call('PUT', `/${encode(name)}`, { api: 'indices.create', operation: `create index ${name}` }, options, [], undefined, body);
+  async indicesHealth(names: readonly string[], options?: CallOptions): Promise<ReadonlyMap<string, string>> {
+    const health = new Map<string, string>();
+    for (const batch of nameBatches(names)) {
+      // timeout=0s: answer at once. A listed index that does not exist makes it a 408 whose body still has the others.
+      const answer = await this.#call('GET', `/_cluster/health/${batch.map(encode).join(',')}`, { api: 'cluster.health', operation: `read health of ${batch.length} indices` }, options, [404, 408], {
+        level: 'indices',
+        timeout: '0s',
+      });
+      const indices = isRecord(answer.body) ? answer.body['indices'] : undefined;
+      if (!isRecord(indices)) continue;
+      for (const name of batch) {
+        const status = stringField(indices[name], 'status');
+        if (status !== undefined) health.set(name, status);
+      }
+    }
+    return health;
+  }
+
+  async createIndex(name: string, body: CreateIndexBody, options?: CallOptions): Promise<CreatedIndex> {
+    const answer = await this.#call('PUT', `/${encode(name)}`, { api: 'indices.create', operation: `create index ${name}` }, options, [], undefined, body);
     const created = await this.getIndex(name, options);
-    return created?.uuid ?? '';
+    return { uuid: created?.uuid ?? '', shardsAcknowledged: isRecord(answer.body) && answer.body['shards_acknowledged'] === true };
   }
 
   async putIndexSettings(name: string, settings: Readonly<Record<string, JsonValue>>, options?: CallOptions): Promise<void> {
@@ -288,6 +346,19 @@ export class OpenSearchHttpApi implements OpenSearchApi {
 
   async deleteComponentTemplate(name: string, options?: CallOptions): Promise<void> {
     await this.#call('DELETE', `/_component_template/${encode(name)}`, { api: 'cluster.delete_component_template', operation: `delete component template ${name}` }, options, [404]);
+  }
+
+  async getDataStream(name: string, options?: CallOptions): Promise<ObservedDataStream | undefined> {
+    const answer = await this.#call('GET', `/_data_stream/${encode(name)}`, { api: 'indices.get_data_stream', operation: `read data stream ${name}` }, options, [404]);
+    return answer.status === 404 ? undefined : parseDataStream(answer.body, name);
+  }
+
+  async createDataStream(name: string, options?: CallOptions): Promise<void> {
+    await this.#call('PUT', `/_data_stream/${encode(name)}`, { api: 'indices.create_data_stream', operation: `create data stream ${name}` }, options);
+  }
+
+  async deleteDataStream(name: string, options?: CallOptions): Promise<void> {
+    await this.#call('DELETE', `/_data_stream/${encode(name)}`, { api: 'indices.delete_data_stream', operation: `delete data stream ${name}` }, options, [404]);
   }
 
   async getRole(name: string, options?: CallOptions): Promise<ObservedRole | undefined> {
@@ -366,6 +437,39 @@ export class OpenSearchHttpApi implements OpenSearchApi {
     await this.#writeSecurity('DELETE', 'internalusers', 'user', name, undefined, options);
   }
 
+  async getActionGroup(name: string, options?: CallOptions): Promise<ObservedActionGroup | undefined> {
+    const entry = await this.#getSecurity('actiongroups', name, options);
+    if (entry === undefined) return undefined;
+    return {
+      ...flags(entry),
+      allowed_actions: stringArrayField(entry, 'allowed_actions'),
+      type: stringField(entry, 'type') ?? '',
+      description: stringField(entry, 'description') ?? '',
+    };
+  }
+
+  async putActionGroup(name: string, body: ActionGroupBody, options?: CallOptions): Promise<void> {
+    await this.#writeSecurity('PUT', 'actiongroups', 'action group', name, body, options);
+  }
+
+  async deleteActionGroup(name: string, options?: CallOptions): Promise<void> {
+    await this.#writeSecurity('DELETE', 'actiongroups', 'action group', name, undefined, options);
+  }
+
+  async getTenant(name: string, options?: CallOptions): Promise<ObservedTenant | undefined> {
+    const entry = await this.#getSecurity('tenants', name, options);
+    if (entry === undefined) return undefined;
+    return { ...flags(entry), description: stringField(entry, 'description') ?? '' };
+  }
+
+  async putTenant(name: string, body: TenantBody, options?: CallOptions): Promise<void> {
+    await this.#writeSecurity('PUT', 'tenants', 'tenant', name, body, options);
+  }
+
+  async deleteTenant(name: string, options?: CallOptions): Promise<void> {
+    await this.#writeSecurity('DELETE', 'tenants', 'tenant', name, undefined, options);
+  }
+
   async getRepository(name: string, options?: CallOptions): Promise<ObservedRepository | undefined> {
     const answer = await this.#call('GET', `/_snapshot/${encode(name)}`, { api: 'snapshot.get_repository', operation: `read snapshot repository ${name}` }, options, [404]);
     if (answer.status === 404 || !isRecord(answer.body)) return undefined;
@@ -432,11 +536,14 @@ export class OpenSearchHttpApi implements OpenSearchApi {
   }
 
   async recovery(indices: readonly string[], options?: CallOptions): Promise<IndexRecovery[]> {
-    if (indices.length === 0) return [];
-    const answer = await this.#call('GET', `/${indices.map(encode).join(',')}/_recovery`, { api: 'indices.recovery', operation: `read recovery of ${indices.join(',')}` }, options, [404], {
-      ignore_unavailable: 'true',
-    });
-    return answer.status === 404 ? [] : parseRecovery(answer.body);
+    const recoveries: IndexRecovery[] = [];
+    for (const batch of nameBatches(indices)) {
+      const answer = await this.#call('GET', `/${batch.map(encode).join(',')}/_recovery`, { api: 'indices.recovery', operation: `read recovery of ${batch.join(',')}` }, options, [404], {
+        ignore_unavailable: 'true',
+      });
+      if (answer.status !== 404) recoveries.push(...parseRecovery(answer.body));
+    }
+    return recoveries;
   }
 
   async close(): Promise<void> {
@@ -453,9 +560,9 @@ export class OpenSearchHttpApi implements OpenSearchApi {
   async #writeSecurity(
     method: 'PUT' | 'DELETE',
     collection: SecurityCollection,
-    kind: 'role' | 'role mapping' | 'user',
+    kind: SecurityKind,
     name: string,
-    body: RoleBody | RoleMappingBody | UserBody | undefined,
+    body: RoleBody | RoleMappingBody | UserBody | ActionGroupBody | TenantBody | undefined,
     options: CallOptions | undefined,
   ): Promise<void> {
     // Protected objects are refused here, before any request, whatever the caller checked.

@@ -45,6 +45,12 @@ describe('classifyError', () => {
       expect(isOpenSearchError(error, 'DependencyNotReady')).toBe(true);
       expect(error.message).toContain('team-a-base');
     }
+    // A data stream whose data-stream template is not there yet.
+    const noTemplate = { error: { type: 'illegal_argument_exception', reason: 'no matching index template found for data stream [team-a-app]' }, status: 400 };
+    expect(isOpenSearchError(classifyError(response(400, noTemplate), { operation: 'create data stream team-a-app' }), 'DependencyNotReady')).toBe(true);
+    // A data-stream template deleted while its data stream still exists.
+    const streamInUse = { error: { type: 'illegal_argument_exception', reason: 'unable to remove composable templates [team-a-app] as they are in use by a data streams [team-a-app-logs]' }, status: 400 };
+    expect(isOpenSearchError(classifyError(response(400, streamInUse), { operation: 'delete index template team-a-app' }), 'DependencyNotReady')).toBe(true);
     // Any other invalid template stays terminal.
     const invalid = { error: { type: 'invalid_index_template_exception', reason: 'index_template [x] invalid, cause [Validation Failed: 1: index_patterns must not contain a space;]' } };
     expect(classifyError(response(400, invalid), { operation: 'put index template x', badRequestReason: 'InvalidTemplate' })).toMatchObject({ name: 'TerminalError', reason: 'InvalidTemplate' });

@@ -53,7 +53,14 @@ const BUSY_400_TYPES = new Set(['process_cluster_event_timeout_exception']);
  * reconciled first), and a component template still used by index templates (deleted with them, e.g. in a namespace
  * deletion). OpenSearch gives them generic types, so they are told apart by their text.
  */
-const DEPENDENCY_400_PATTERNS = [/specifies component templates \[[^\]]*\] that do not exist/, /cannot be removed as they are still in use by/];
+const DEPENDENCY_400_PATTERNS = [
+  /specifies component templates \[[^\]]*\] that do not exist/,
+  /cannot be removed as they are still in use by/,
+  // A data stream created before the index template (with data_stream) that must match it.
+  /no matching index template found for data stream/,
+  // An index template deleted while a data stream still uses it: it can go once the data stream is gone.
+  /unable to remove composable templates \[[^\]]*\] as they are in use by a data streams?/,
+];
 
 /**
  * Maps anything the client threw to a reasoned error:

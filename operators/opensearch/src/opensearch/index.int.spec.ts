@@ -51,7 +51,8 @@ describe('indices and templates against the real node', () => {
   it('creates an index with settings, mappings and aliases, and reads it back up to date', async () => {
     const fields: IndexFields = { ...spec, aliases: { [`team-a-read-${fx.suffix}`]: { filter: { term: { level: 'error' } } }, [`team-a-write-${fx.suffix}`]: { isWriteIndex: true, routing: '1' } } };
     expect(await fx.api.getIndex(index)).toBeUndefined();
-    const uuid = await fx.api.createIndex(index, createIndexBody(desiredIndex(index, fields)));
+    const { uuid, shardsAcknowledged } = await fx.api.createIndex(index, createIndexBody(desiredIndex(index, fields)));
+    expect(shardsAcknowledged).toBe(true);
     expect(uuid).toMatch(/^[\w-]{10,}$/);
 
     const observed = await fx.api.getIndex(index);

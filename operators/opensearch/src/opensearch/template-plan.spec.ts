@@ -43,6 +43,19 @@ describe('indexTemplateWire and diffIndexTemplate', () => {
   });
 });
 
+describe('a data stream template', () => {
+  it('puts data_stream with the default timestamp field, and compares it with what OpenSearch returns', () => {
+    const wire = indexTemplateWire({ indexPatterns: ['team-a-app-*'], dataStream: {} });
+    expect(wire.data_stream).toEqual({ timestamp_field: { name: '@timestamp' } });
+    expect(diffIndexTemplate(wire, { index_patterns: ['team-a-app-*'], data_stream: { timestamp_field: { name: '@timestamp' } } })).toEqual([]);
+    expect(diffIndexTemplate(wire, { index_patterns: ['team-a-app-*'] })).toEqual(['dataStream: differ']);
+    expect(diffIndexTemplate(indexTemplateWire({ indexPatterns: ['team-a-app-*'], dataStream: { timestampField: 'time' } }), { index_patterns: ['team-a-app-*'], data_stream: { timestamp_field: { name: '@timestamp' } } })).toEqual([
+      'dataStream: differ',
+    ]);
+    expect(diffIndexTemplate(indexTemplateWire({ indexPatterns: ['team-a-app-*'] }), { index_patterns: ['team-a-app-*'], data_stream: { timestamp_field: { name: '@timestamp' } } })).toEqual(['dataStream: differ']);
+  });
+});
+
 describe('componentTemplateWire and diffComponentTemplate', () => {
   it('round-trips a component template', () => {
     const desired = componentTemplateWire({ template: { settings: { numberOfReplicas: 0 }, mappings: { properties: { a: { type: 'keyword' } } } }, version: 2 });

@@ -24,7 +24,12 @@ export interface IndexTemplateWire {
   readonly priority?: number;
   readonly version?: number;
   readonly _meta?: JsonObject;
+  /** Present: matching names are data streams. */
+  readonly data_stream?: { readonly timestamp_field: { readonly name: string } };
 }
+
+/** The timestamp field of a data stream when its template names none (OpenSearch's default). */
+export const DEFAULT_TIMESTAMP_FIELD = '@timestamp';
 
 /** A component template request body. */
 export interface ComponentTemplateWire {
@@ -42,6 +47,7 @@ export function indexTemplateWire(body: IndexTemplateBody): IndexTemplateWire {
     ...(body.priority === undefined ? {} : { priority: body.priority }),
     ...(body.version === undefined ? {} : { version: body.version }),
     ...(body._meta === undefined ? {} : { _meta: body._meta }),
+    ...(body.dataStream === undefined ? {} : { data_stream: { timestamp_field: { name: body.dataStream.timestampField ?? DEFAULT_TIMESTAMP_FIELD } } }),
   };
 }
 
@@ -67,6 +73,9 @@ export function diffIndexTemplate(desired: IndexTemplateWire, observed: JsonObje
   for (const key of ['priority', 'version', '_meta'] as const) {
     if (!jsonEqual(desired[key], observed[key], true)) diff.push(`${key}: differ`);
   }
+  const observedStream = observed['data_stream'];
+  const observedField = isRecord(observedStream) && isRecord(observedStream['timestamp_field']) ? observedStream['timestamp_field']['name'] : undefined;
+  if (desired.data_stream === undefined ? observedStream !== undefined : observedField !== desired.data_stream.timestamp_field.name) diff.push('dataStream: differ');
   diff.push(...diffTemplate(desired.template ?? {}, observed['template']));
   return diff;
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Tenancy } from './tenancy.ts';
 import {
+  checkActionGroup,
   checkComponentTemplate,
   checkIndexAliases,
   checkIndexTemplate,
@@ -158,6 +159,50 @@ describe('globReachesPrefix', () => {
     ['abc', '', true],
   ])('%s reaches %s: %s', (pattern, prefix, expected) => {
     expect(globReachesPrefix(pattern, prefix)).toBe(expected);
+  });
+});
+
+describe('checkActionGroup', () => {
+  const t = tenancy();
+
+  it('accepts an index or kibana group of any actions, and a cluster group of allow-listed ones', () => {
+    expect(checkActionGroup(t, { type: 'index', allowedActions: ['indices:*', 'cluster_all'] })).toBeUndefined();
+    expect(checkActionGroup(t, { type: 'kibana', allowedActions: ['kibana:saved_objects/*/write'] })).toBeUndefined();
+    expect(checkActionGroup(t, { type: 'cluster', allowedActions: ['cluster_monitor', 'indices:data/write/bulk'] })).toBeUndefined();
+  });
+
+  it('refuses a cluster group of a namespace with an action off the allow-list, naming each', () => {
+    const result = checkActionGroup(t, { type: 'cluster', allowedActions: ['cluster_monitor', 'cluster:admin/*', 'restapi:admin/roles'] });
+    expect(result?.reason).toBe('TenancyViolation');
+    expect(result?.message).toContain('allowedActions[1] "cluster:admin/*"');
+    expect(result?.message).toContain('allowedActions[2] "restapi:admin/roles"');
+    expect(result?.message).not.toContain('allowedActions[0]');
+  });
+
+  it('lets a connection without a prefix put anything in a cluster group', () => {
+    expect(checkActionGroup(tenancy('ops', [], ''), { type: 'cluster', allowedActions: ['cluster_all'] })).toBeUndefined();
+  });
+});
+
+describe('resolveName of action groups and tenants', () => {
+  const t = tenancy('team-a', ['team-a-b']);
+
+  it('defaults to the prefix + metadata.name; action groups take security-name characters, tenants only what a tenant pattern can name', () => {
+    expect(resolveName(t, 'action group', 'readers')).toEqual({ ok: true, name: 'team-a-readers' });
+    expect(resolveName(t, 'action group', 'x', 'team-a-Sales@eu')).toEqual({ ok: true, name: 'team-a-Sales@eu' });
+    expect(resolveName(t, 'tenant', 'x', 'team-a-sales.eu')).toEqual({ ok: true, name: 'team-a-sales.eu' });
+    expect(resolveName(t, 'tenant', 'x', 'team-a-Sales')).toMatchObject({ ok: false, violation: { message: 'tenant name "team-a-Sales" must be lowercase letters, digits and . _ + -, not starting with . _ + -' } });
+  });
+
+  it('refuses a name outside the prefix, into a longer foreign prefix, or with other characters', () => {
+    expect(resolveName(t, 'tenant', 'x', 'global_tenant')).toMatchObject({ ok: false, violation: { message: 'tenant name "global_tenant" is outside the prefix "team-a-"' } });
+    expect(resolveName(t, 'action group', 'x', 'team-a-b-g')).toMatchObject({ ok: false, violation: { reason: 'TenancyViolation' } });
+    expect(resolveName(t, 'action group', 'x', 'team-a-a/b')).toMatchObject({ ok: false, violation: { reason: 'TenancyViolation' } });
+  });
+
+  it('names a reserved action group or tenant as never modified', () => {
+    expect(checkSecurityObject('action group', 'read', { reserved: true, static: true })?.message).toBe('action group "read" is reserved and static in OpenSearch and is never modified');
+    expect(checkSecurityObject('tenant', 'team-a-t', { reserved: false, static: false, hidden: false })).toBeUndefined();
   });
 });
 

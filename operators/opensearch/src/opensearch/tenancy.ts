@@ -91,7 +91,17 @@ export interface TenancyOptions {
 }
 
 /** What the kinds name in OpenSearch, for messages and per-kind syntax rules. */
-export type NamedKind = 'index' | 'alias' | 'index template' | 'component template' | 'role' | 'user';
+export type NamedKind = 'index' | 'alias' | 'index template' | 'component template' | 'role' | 'user' | 'action group' | 'tenant' | 'data stream';
+
+/** The security plugin's objects, as messages name them. */
+export type SecurityKind = 'role' | 'role mapping' | 'user' | 'action group' | 'tenant';
+
+/**
+ * The kinds whose names follow the security plugin's rules (letters, digits, `. _ @ + -`) instead of index names'.
+ * Tenants are not among them: roles grant them by tenant patterns, which follow index patterns' rules (lowercase),
+ * so a tenant name must be one a pattern can name.
+ */
+const SECURITY_KINDS: ReadonlySet<NamedKind> = new Set<NamedKind>(['role', 'user', 'action group']);
 
 /** A resolved name, or why it is refused. */
 export type NameResult = { readonly ok: true; readonly name: string } | { readonly ok: false; readonly violation: TenancyViolation };
@@ -238,6 +248,24 @@ export function checkRole(tenancy: Tenancy, spec: OpenSearchRoleSpec): TenancyVi
 }
 
 /**
+ * Checks an action group's actions: a `cluster` group of a namespace (non-empty prefix) may hold only actions on the
+ * cluster-permission allow-list, compared literally as for roles, so naming it cannot widen what a namespace's
+ * roles may grant on the cluster. `index` and `kibana` groups may hold any action: a role applies them only to its
+ * own index and tenant patterns, which the prefix bounds. Pure.
+ */
+export function checkActionGroup(tenancy: Tenancy, spec: { readonly type: string; readonly allowedActions: readonly string[] }): TenancyViolation | undefined {
+  const problems: string[] = [];
+  if (spec.type === 'cluster' && tenancy.prefix !== '') {
+    spec.allowedActions.forEach((action, i) => {
+      if (!tenancy.allowedClusterPermissions.includes(action)) {
+        problems.push(`allowedActions[${i}] ${quote(action)} is not allowed in a cluster action group of a namespace (allowed: ${tenancy.allowedClusterPermissions.join(', ')})`);
+      }
+    });
+  }
+  return verdict(problems);
+}
+
+/**
  * Checks a role binding: exactly one of `roleRef` and `externalRole`; an external role must be listed in
  * `bindableRoles` and not protected; users must start with the prefix. `roleName` is the OpenSearch role the
  * binding maps (the referenced `OpenSearchRole`'s resolved name, or `externalRole`). Pure.
@@ -279,7 +307,7 @@ export function checkUser(tenancy: Tenancy, spec: { readonly backendRoles?: read
  * security API reports as reserved, static or hidden (`flags` from its GET; absent when it does not exist). Pure.
  */
 export function checkSecurityObject(
-  kind: 'role' | 'role mapping' | 'user',
+  kind: SecurityKind,
   name: string,
   flags?: { readonly reserved?: boolean; readonly static?: boolean; readonly hidden?: boolean },
 ): TenancyViolation | undefined {
@@ -322,7 +350,7 @@ function nameProblem(tenancy: Tenancy, kind: NamedKind, name: string): string | 
   const at = `${kind} name ${quote(name)}`;
   if (name === '') return `${kind} name is empty`;
   if (Buffer.byteLength(name) > MAX_NAME_BYTES) return `${at} is longer than ${MAX_NAME_BYTES} bytes`;
-  if (kind === 'role' || kind === 'user') {
+  if (SECURITY_KINDS.has(kind)) {
     if (!SECURITY_NAME_CHARS.test(name)) return `${at} may contain only letters, digits and . _ @ + -`;
     const protectedName = protectedProblem(kind, name);
     if (protectedName !== undefined) return protectedName;

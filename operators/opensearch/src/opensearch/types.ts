@@ -111,6 +111,8 @@ export interface TemplateContent {
 /** A composable index template body (`_index_template`). */
 export interface IndexTemplateBody {
   readonly indexPatterns: readonly string[];
+  /** Present: matching names are data streams (`timestampField` default `@timestamp`). */
+  readonly dataStream?: { readonly timestampField?: string };
   readonly template?: TemplateContent;
   readonly composedOf?: readonly string[];
   readonly priority?: number;
@@ -160,6 +162,7 @@ export interface IndexPermission {
 /** Permissions on OpenSearch Dashboards tenants. */
 export interface TenantPermission {
   readonly tenantPatterns: readonly string[];
+  /** `kibana_all_read` or `kibana_all_write` (the schema admits nothing else). */
   readonly allowedActions: readonly string[];
 }
 

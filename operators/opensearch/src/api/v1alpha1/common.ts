@@ -46,6 +46,20 @@ export const LabelSelectorRequirement = Type.Object(
   { description: 'A label selector requirement.' },
 );
 
+/**
+ * A label selector over namespaces (`matchLabels` and `matchExpressions`, as Kubernetes' LabelSelector), with the
+ * given description saying what the selected namespaces may do and what an absent selector means.
+ */
+export function namespaceSelector(description: string) {
+  return Type.Object(
+    {
+      matchLabels: Type.Optional(Type.Record(Type.String(), Type.String(), { description: 'Labels a namespace must carry.' })),
+      matchExpressions: Type.Optional(Type.Array(LabelSelectorRequirement, { description: 'Requirements a namespace must meet.' })),
+    },
+    { description },
+  );
+}
+
 /** `spec.connectionRef`: the cluster-scoped `OpenSearchConnection` to use; immutable. */
 export const ConnectionRef = Type.Object(
   { name: Type.String({ description: 'The name of the OpenSearchConnection (cluster-scoped).', minLength: 1, maxLength: 253 }) },

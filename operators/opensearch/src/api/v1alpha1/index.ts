@@ -3,20 +3,26 @@
  * `charts/opensearch-operator/crds/`. OpenSearchISMPolicy is left out: ISM does not run in testenv (ADR 0011).
  */
 import type { CustomResourceKind } from '@domain-operators/reconcile';
+import { ACTION_GROUP_TYPES, openSearchActionGroups } from './opensearch-action-group.ts';
 import { openSearchComponentTemplates } from './opensearch-component-template.ts';
 import { openSearchConnections } from './opensearch-connection.ts';
+import { openSearchDataStreams } from './opensearch-data-stream.ts';
 import { openSearchIndexTemplates } from './opensearch-index-template.ts';
 import { openSearchIndices } from './opensearch-index.ts';
 import { openSearchRoleBindings } from './opensearch-role-binding.ts';
-import { openSearchRoles } from './opensearch-role.ts';
+import { openSearchRoles, TENANT_ACTIONS } from './opensearch-role.ts';
 import { openSearchSnapshotPolicies, SNAPSHOT_NOW_ANNOTATION } from './opensearch-snapshot-policy.ts';
 import { openSearchSnapshotRepositories } from './opensearch-snapshot-repository.ts';
 import { openSearchSnapshotRestores, RESTORE_PHASES } from './opensearch-snapshot-restore.ts';
+import { openSearchTenants } from './opensearch-tenant.ts';
 import { openSearchUsers } from './opensearch-user.ts';
 
 export {
+  ACTION_GROUP_TYPES,
+  openSearchActionGroups,
   openSearchComponentTemplates,
   openSearchConnections,
+  openSearchDataStreams,
   openSearchIndexTemplates,
   openSearchIndices,
   openSearchRoleBindings,
@@ -24,12 +30,16 @@ export {
   openSearchSnapshotPolicies,
   openSearchSnapshotRepositories,
   openSearchSnapshotRestores,
+  openSearchTenants,
   openSearchUsers,
   RESTORE_PHASES,
   SNAPSHOT_NOW_ANNOTATION,
+  TENANT_ACTIONS,
 };
+export type { OpenSearchActionGroup, OpenSearchActionGroupStatus } from './opensearch-action-group.ts';
 export type { OpenSearchComponentTemplate, OpenSearchComponentTemplateStatus } from './opensearch-component-template.ts';
 export type { OpenSearchConnection, OpenSearchConnectionStatus } from './opensearch-connection.ts';
+export type { OpenSearchDataStream, OpenSearchDataStreamStatus } from './opensearch-data-stream.ts';
 export type { OpenSearchIndexTemplate, OpenSearchIndexTemplateStatus } from './opensearch-index-template.ts';
 export type { OpenSearchIndex, OpenSearchIndexStatus } from './opensearch-index.ts';
 export type { OpenSearchRoleBinding, OpenSearchRoleBindingStatus } from './opensearch-role-binding.ts';
@@ -37,6 +47,7 @@ export type { OpenSearchRole, OpenSearchRoleStatus } from './opensearch-role.ts'
 export type { OpenSearchSnapshotPolicy, OpenSearchSnapshotPolicyStatus } from './opensearch-snapshot-policy.ts';
 export type { OpenSearchSnapshotRepository, OpenSearchSnapshotRepositoryStatus } from './opensearch-snapshot-repository.ts';
 export type { OpenSearchSnapshotRestore, OpenSearchSnapshotRestoreStatus } from './opensearch-snapshot-restore.ts';
+export type { OpenSearchTenant, OpenSearchTenantStatus } from './opensearch-tenant.ts';
 export type { OpenSearchUser, OpenSearchUserStatus } from './opensearch-user.ts';
 
 /** Every kind of this operator, in the order the CRD writer renders them. */
@@ -48,6 +59,9 @@ export const customResources: readonly CustomResourceKind[] = [
   openSearchRoles,
   openSearchRoleBindings,
   openSearchUsers,
+  openSearchActionGroups,
+  openSearchTenants,
+  openSearchDataStreams,
   openSearchSnapshotRepositories,
   openSearchSnapshotPolicies,
   openSearchSnapshotRestores,

@@ -2,7 +2,7 @@ import { defineCustomResource } from '@domain-operators/reconcile';
 import type { ResourceOf } from '@domain-operators/reconcile';
 import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
-import { CATEGORIES, ConditionSchema, GROUP, LabelSelectorRequirement, READY_COLUMN, VERSION } from './common.ts';
+import { CATEGORIES, ConditionSchema, GROUP, namespaceSelector, READY_COLUMN, VERSION } from './common.ts';
 
 /** `OpenSearchConnection.spec`. */
 export const OpenSearchConnectionSpec = Type.Object(
@@ -41,15 +41,7 @@ export const OpenSearchConnectionSpec = Type.Object(
     tenancy: Type.Optional(
       Type.Object(
         {
-          namespaceSelector: Type.Optional(
-            Type.Object(
-              {
-                matchLabels: Type.Optional(Type.Record(Type.String(), Type.String(), { description: 'Labels a namespace must carry.' })),
-                matchExpressions: Type.Optional(Type.Array(LabelSelectorRequirement, { description: 'Requirements a namespace must meet.' })),
-              },
-              { description: 'Namespaces allowed to use this connection; absent means every namespace.' },
-            ),
-          ),
+          namespaceSelector: Type.Optional(namespaceSelector('Namespaces allowed to use this connection; absent means every namespace.')),
           indexPrefix: Type.Optional(
             Type.String({
               description:

@@ -25,6 +25,17 @@ export const OpenSearchIndexTemplateSpec = Type.Object(
     priority: Type.Optional(Type.Integer({ description: 'The template with the highest priority among those matching an index wins.', minimum: 0 })),
     version: Type.Optional(Type.Integer({ description: 'A version number for your own bookkeeping.', minimum: 0 })),
     _meta: Type.Optional(jsonObject('Free-form metadata stored with the template.')),
+    dataStream: Type.Optional(
+      Type.Object(
+        {
+          timestampField: Type.Optional(Type.String({ description: 'The field every document of the stream carries its time in. Default @timestamp.', minLength: 1 })),
+        },
+        {
+          description:
+            'Present (dataStream: {}): matching names are data streams, created by an OpenSearchDataStream or by the first write, whose backing indices (.ds-<name>-000001, …) get this template. Absent: matching names are plain indices.',
+        },
+      ),
+    ),
     deletionPolicy: deletionPolicy('Delete'),
   },
   { description: 'OpenSearchIndexTemplateSpec is the desired state of one composable index template.' },

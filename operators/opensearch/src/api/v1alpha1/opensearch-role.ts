@@ -6,6 +6,9 @@ import { CATEGORIES, ConnectionRef, GROUP, immutableOptional, managedStatusField
 
 const nonEmptyStrings = (description: string, minItems = 0) => Type.Array(Type.String({ minLength: 1 }), { description, ...(minItems > 0 && { minItems }) });
 
+/** The actions a role may grant on a tenant: the security plugin's two Dashboards action groups. */
+export const TENANT_ACTIONS = ['kibana_all_read', 'kibana_all_write'] as const;
+
 /** `OpenSearchRole.spec`. */
 export const OpenSearchRoleSpec = Type.Object(
   {
@@ -24,7 +27,7 @@ export const OpenSearchRoleSpec = Type.Object(
         Type.Object(
           {
             indexPatterns: nonEmptyStrings("Index patterns; each must start with the connection's prefix.", 1),
-            allowedActions: nonEmptyStrings('Actions or action groups allowed on the matching indices, e.g. read, write, crud.', 1),
+            allowedActions: nonEmptyStrings("Actions or action groups allowed on the matching indices, e.g. read, write, crud, or an OpenSearchActionGroup's name.", 1),
             dls: Type.Optional(Type.String({ description: 'Document-level security: a query (JSON, as a string) documents must match.' })),
             fls: Type.Optional(nonEmptyStrings('Field-level security: fields included, or excluded with a leading ~.')),
             maskedFields: Type.Optional(nonEmptyStrings('Fields whose values are masked (hashed).')),
@@ -39,7 +42,10 @@ export const OpenSearchRoleSpec = Type.Object(
         Type.Object(
           {
             tenantPatterns: nonEmptyStrings("Dashboards tenant patterns; each must start with the connection's prefix.", 1),
-            allowedActions: nonEmptyStrings('kibana_all_read or kibana_all_write.', 1),
+            allowedActions: Type.Array(Type.Union(TENANT_ACTIONS.map((action) => Type.Literal(action))), {
+              description: 'What the role may do in the matching tenants: kibana_all_read (view saved objects) or kibana_all_write (also create and change them).',
+              minItems: 1,
+            }),
           },
           { description: 'Permissions on OpenSearch Dashboards tenants.' },
         ),

@@ -2,7 +2,7 @@ import { defineCustomResource, deletionPolicy, immutable } from '@domain-operato
 import type { ResourceOf } from '@domain-operators/reconcile';
 import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
-import { CATEGORIES, ConnectionRef, GROUP, immutableOptional, jsonObject, LabelSelectorRequirement, managedStatusFields, READY_COLUMN, REASON_COLUMN, VERSION } from './common.ts';
+import { CATEGORIES, ConnectionRef, GROUP, immutableOptional, jsonObject, managedStatusFields, namespaceSelector, READY_COLUMN, REASON_COLUMN, VERSION } from './common.ts';
 
 /** `OpenSearchSnapshotRepository.spec`. */
 export const OpenSearchSnapshotRepositorySpec = Type.Object(
@@ -36,15 +36,7 @@ export const OpenSearchSnapshotRepositorySpec = Type.Object(
     tenancy: Type.Optional(
       Type.Object(
         {
-          namespaceSelector: Type.Optional(
-            Type.Object(
-              {
-                matchLabels: Type.Optional(Type.Record(Type.String(), Type.String(), { description: 'Labels a namespace must carry.' })),
-                matchExpressions: Type.Optional(Type.Array(LabelSelectorRequirement, { description: 'Requirements a namespace must meet.' })),
-              },
-              { description: 'Namespaces whose OpenSearchSnapshotPolicies and OpenSearchSnapshotRestores may use this repository; absent means none.' },
-            ),
-          ),
+          namespaceSelector: Type.Optional(namespaceSelector('Namespaces whose OpenSearchSnapshotPolicies and OpenSearchSnapshotRestores may use this repository; absent means none.')),
         },
         { description: 'Which namespaces may snapshot into and restore from this repository.' },
       ),
