@@ -11,8 +11,6 @@ import { coreTypes, eventType, isNotFound } from '@domain-operators/reconcile';
 import { ensureTestEnv } from '@domain-operators/testenv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  readyAtGeneration,
-  replicationReady,
   cluster,
   command,
   defaultStorageClass,
@@ -22,12 +20,16 @@ import {
   getReplication,
   killRedis,
   kinds,
+  memberInfo,
   memberPods,
   objectNames,
   operatorPassword,
   podLog,
+  podNamed,
+  readyAtGeneration,
   redisImage,
   redisReplications,
+  replicationReady,
   restartCount,
   ROLE_LABEL,
 } from './fixtures.ts';
@@ -46,21 +48,12 @@ function readyReplication(timeoutMs?: number): Promise<RedisReplication> {
   return replicationReady(c, ns, NAME, timeoutMs);
 }
 
-function podNamed(pods: readonly V1Pod[], name: string | undefined): V1Pod {
-  const pod = pods.find((p) => p.metadata?.name === name);
-  if (pod === undefined) throw new Error(`no pod ${name ?? '(none)'}`);
-  return pod;
-}
-
 async function primaryPod(): Promise<V1Pod> {
   const rr = await readyReplication();
   return podNamed(await memberPods(c, ns, NAME), rr.status?.primary);
 }
 
-async function info(pod: V1Pod, section = 'replication'): Promise<Map<string, string>> {
-  const text = String(await command(pod, password, ['INFO', section]));
-  return new Map(text.split(/\r?\n/).filter((l) => l.includes(':')).map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 1)] as [string, string]));
-}
+const info = (pod: V1Pod, section = 'replication'): Promise<Map<string, string>> => memberInfo(pod, password, section);
 
 /** Every endpoint of the Service's EndpointSlices, ready or not: which Pod, its addresses, whether ready. */
 async function endpointsOf(service: string): Promise<{ pod: string; addresses: string[]; ready: boolean }[]> {

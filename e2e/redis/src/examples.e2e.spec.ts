@@ -7,7 +7,9 @@
 // there, so it runs the node's Redis image (Debian's redis-server 7.0; `redisImage()`). Members, resources, storage,
 // config, failover and the user's rules stay as the examples have them. On testenv the RedisBackup's destination and
 // its Secret point at testenv's S3 server (its endpoint, path-style, its credentials, the example's bucket created
-// there); on an existing cluster, which has no S3 server of ours, the backup example is left out.
+// there); the volume backup writes into the example's claim as it is (testenv's default StorageClass,
+// local-path-provisioner, binds it). On an existing cluster, which has no S3 server of ours, the backup examples (and
+// the volume backup's claim) are left out, and so is the replication restored from the S3 one.
 import type { KubernetesObject, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
 import { adminClient, ExampleRun, randomSuffix, startOperator, targetsExistingCluster, waitForCondition } from '@domain-operators/e2e-harness';
 import type { OperatorProcess } from '@domain-operators/e2e-harness';
@@ -44,23 +46,48 @@ function withRedisImage(object: KubernetesObject, image: string): KubernetesObje
   return copy;
 }
 
-/** What the suite reads of the example RedisBackup. */
+/**
+ * A copy of a RedisReplication with a backup schedule (`spec.backup`) whose S3 destination is testenv's `s3` server;
+ * without `s3` (an existing cluster) the schedule is taken out, so no example ever sends a backup anywhere else.
+ * Any other object as it is. Pure.
+ */
+function withScheduleAt(object: KubernetesObject, s3: S3Info | undefined): KubernetesObject {
+  const backup = (object as { spec?: { backup?: { destination?: { s3?: Record<string, unknown> } } } }).spec?.backup;
+  if (object.kind !== 'RedisReplication' || backup === undefined) return object;
+  const copy = structuredClone(object) as KubernetesObject & { spec: { backup?: { destination: { s3?: Record<string, unknown> } } } };
+  if (s3 === undefined) delete copy.spec.backup;
+  else if (copy.spec.backup?.destination.s3 !== undefined) copy.spec.backup.destination.s3 = { ...copy.spec.backup.destination.s3, endpoint: s3.endpoint, region: s3.region, forcePathStyle: true };
+  return copy;
+}
+
+/** What the suite reads of an example RedisBackup (to S3 or into a volume claim). */
 interface ExampleBackup extends KubernetesObject {
-  spec: { destination: { s3: { endpoint?: string; bucket: string; region?: string; forcePathStyle?: boolean; credentialsSecretRef: { name: string } } } };
-  status?: { phase?: string; location?: string; sizeBytes?: number };
+  spec: { destination: { s3?: { endpoint?: string; bucket: string; region?: string; forcePathStyle?: boolean; credentialsSecretRef: { name: string } }; volume?: { claimName: string; path?: string } } };
+  status?: { phase?: string; location?: string; sizeBytes?: number; sha256?: string };
+}
+
+/** An example RedisBackup to S3. */
+type S3ExampleBackup = ExampleBackup & { spec: { destination: { s3: NonNullable<ExampleBackup['spec']['destination']['s3']> } } };
+
+/** Whether `backup` writes to S3. Pure. */
+function toS3(backup: ExampleBackup): backup is S3ExampleBackup {
+  return backup.spec.destination.s3 !== undefined;
 }
 
 /**
- * The example objects as this environment can run them: on testenv, the RedisBackup's destination at `s3` and its
- * credentials Secret holding `s3`'s keys; without `s3`, every object but the backup and its Secret. Pure.
+ * The example objects as this environment can run them: on testenv, the S3 RedisBackup's destination at `s3` and its
+ * credentials Secret holding `s3`'s keys (the volume backup and its claim as they are); without `s3`, every object
+ * but the backups, their Secret and claim, and the restore. Pure.
  */
 function forBackups(objects: readonly KubernetesObject[], s3: S3Info | undefined): KubernetesObject[] {
   const backups = objects.filter((o) => o.kind === 'RedisBackup') as ExampleBackup[];
-  const secretNames = new Set(backups.map((b) => b.spec.destination.s3.credentialsSecretRef.name));
-  if (s3 === undefined) return objects.filter((o) => o.kind !== 'RedisBackup' && !(o.kind === 'Secret' && secretNames.has(o.metadata?.name ?? '')));
+  const secretNames = new Set(backups.filter(toS3).map((b) => b.spec.destination.s3.credentialsSecretRef.name));
+  const claimNames = new Set(backups.flatMap((b) => (b.spec.destination.volume === undefined ? [] : [b.spec.destination.volume.claimName])));
+  const named = (o: KubernetesObject, kind: string, names: ReadonlySet<string>): boolean => o.kind === kind && names.has(o.metadata?.name ?? '');
+  if (s3 === undefined) return objects.filter((o) => o.kind !== 'RedisBackup' && !named(o, 'Secret', secretNames) && !named(o, 'PersistentVolumeClaim', claimNames) && !restores(o));
   return objects.map((object) => {
-    if (object.kind === 'RedisBackup') {
-      const copy = structuredClone(object) as ExampleBackup;
+    if (object.kind === 'RedisBackup' && toS3(object as ExampleBackup)) {
+      const copy = structuredClone(object) as S3ExampleBackup;
       copy.spec.destination.s3 = { ...copy.spec.destination.s3, endpoint: s3.endpoint, region: s3.region, forcePathStyle: true };
       return copy;
     }
@@ -71,6 +98,11 @@ function forBackups(objects: readonly KubernetesObject[], s3: S3Info | undefined
   });
 }
 
+/** Whether `object` is a RedisReplication restored from a backup (60-restored-replication.yaml). Pure. */
+function restores(object: KubernetesObject): boolean {
+  return object.kind === 'RedisReplication' && (object as { spec?: { restore?: unknown } }).spec?.restore !== undefined;
+}
+
 let client: Client;
 let c: Cluster;
 let s3: S3Info | undefined;
@@ -78,10 +110,28 @@ let operator: OperatorProcess | undefined;
 let image = '';
 const typeOf = (object: KubernetesObject) => run.typeOf(object);
 const only = (kind: string): KubernetesObject => run.only(kind);
+/** The example RedisReplication that is not a restore. */
+const source = (): KubernetesObject => {
+  const [first, ...more] = resources.filter((o) => o.kind === 'RedisReplication' && !restores(o));
+  if (first === undefined || more.length > 0) throw new Error('expected one RedisReplication that is not a restore');
+  return first;
+};
+
+/** The one example RedisBackup of `destination` (`s3` or `volume`). */
+function backupTo(destination: 's3' | 'volume'): ExampleBackup {
+  const [first, ...more] = (resources.filter((o) => o.kind === 'RedisBackup') as ExampleBackup[]).filter((b) => b.spec.destination[destination] !== undefined);
+  if (first === undefined || more.length > 0) throw new Error(`expected one RedisBackup to ${destination}`);
+  return first;
+}
+const s3Backup = (): S3ExampleBackup => {
+  const backup = backupTo('s3');
+  if (!toS3(backup)) throw new Error('not an S3 backup');
+  return backup;
+};
 
 /** The example RedisReplication once Ready at its generation with every member ready. */
 async function readyReplication(): Promise<RedisReplication> {
-  const example = only('RedisReplication') as RedisReplication;
+  const example = source() as RedisReplication;
   await waitForCondition(client, typeOf(example), request(example), 'Ready', 'True', 90_000);
   return eventually(
     async () => {
@@ -108,14 +158,14 @@ beforeAll(async () => {
   if (!targetsExistingCluster()) {
     s3 = (await ensureTestEnv(['s3'])).s3;
     const buckets = new S3Client({ endpoint: s3.endpoint, region: s3.region, forcePathStyle: true, credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey } });
-    for (const backup of run.examples.filter((o) => o.kind === 'RedisBackup') as ExampleBackup[]) {
+    for (const backup of (run.examples.filter((o) => o.kind === 'RedisBackup') as ExampleBackup[]).filter(toS3)) {
       await buckets.send(new CreateBucketCommand({ Bucket: backup.spec.destination.s3.bucket })).catch((err: unknown) => {
         if ((err as { name?: string }).name !== 'BucketAlreadyOwnedByYou' && (err as { name?: string }).name !== 'BucketAlreadyExists') throw err;
       });
     }
     buckets.destroy();
   }
-  await run.apply(client, forBackups(run.examples, s3).map((object) => withRedisImage(object, image)));
+  await run.apply(client, forBackups(run.examples, s3).map((object) => withRedisImage(withScheduleAt(object, s3), image)));
 });
 
 afterAll(async () => {
@@ -148,12 +198,13 @@ afterAll(async () => {
 describe('examples/redis applied for real', () => {
   it('has every custom resource Ready=True at its current generation', async () => {
     const kinds = resources.map((object) => object.kind).sort();
-    expect(kinds).toEqual(targetsExistingCluster() ? ['RedisReplication', 'RedisUser'] : ['RedisBackup', 'RedisReplication', 'RedisUser']);
-    await Promise.all(resources.map((object) => waitForCondition(client, typeOf(object), request(object), 'Ready', 'True', 90_000)));
+    expect(kinds).toEqual(targetsExistingCluster() ? ['RedisReplication', 'RedisUser'] : ['RedisBackup', 'RedisBackup', 'RedisReplication', 'RedisReplication', 'RedisUser']);
+    // The restored replication waits for the backup, then its members restore it, in parallel.
+    await Promise.all(resources.map((object) => waitForCondition(client, typeOf(object), request(object), 'Ready', 'True', restores(object) ? 240_000 : 90_000)));
   });
 
   it("RedisReplication: the example's members replicate from one primary, each with its claim of the example's size and the example's config", async () => {
-    const example = only('RedisReplication') as RedisReplication & { spec: { storage: { size: string } } };
+    const example = source() as RedisReplication & { spec: { storage: { size: string } } };
     const namespace = example.metadata.namespace ?? '';
     const rr = await readyReplication();
     const password = await operatorPassword(c, namespace, example.metadata.name ?? '');
@@ -185,6 +236,12 @@ describe('examples/redis applied for real', () => {
         const applied = (await command(pod, password, ['CONFIG', 'GET', key])) as string[];
         expect(applied[1], `${key} on ${pod.metadata?.name ?? ''}`).toBe(asRedisReadsIt(value));
       }
+      // The example's write fencing, on every member (any may be promoted).
+      const fencing = { 'min-replicas-to-write': example.spec.failover?.minReplicasToWrite, 'min-replicas-max-lag': example.spec.failover?.minReplicasMaxLagSeconds };
+      for (const [key, value] of Object.entries(fencing)) {
+        expect(value, `the example sets ${key}`).toBeDefined();
+        expect(((await command(pod, password, ['CONFIG', 'GET', key])) as string[])[1], `${key} on ${pod.metadata?.name ?? ''}`).toBe(String(value));
+      }
     }
     // The default user's password is generated into <name>-auth and logs in.
     const authPassword = secretValue(await client.get(coreTypes.secret, { namespace, name: objectNames(example.metadata.name ?? '').authSecret }), 'password');
@@ -192,7 +249,7 @@ describe('examples/redis applied for real', () => {
   });
 
   it.skipIf(targetsExistingCluster())("RedisBackup: the example's backup is stored under its own key in the example's bucket and prefix", async () => {
-    const example = only('RedisBackup') as ExampleBackup;
+    const example = s3Backup();
     const backup = (await waitForCondition(client, typeOf(example), request(example), 'Ready', 'True', 180_000)) as ExampleBackup;
     const bucket = example.spec.destination.s3.bucket;
     expect(backup.status?.phase).toBe('Succeeded');
@@ -206,6 +263,57 @@ describe('examples/redis applied for real', () => {
     } finally {
       reader.destroy();
     }
+  });
+
+  it.skipIf(targetsExistingCluster())("RedisBackup into a volume claim: the example's backup is written into its claim, under its path, by the operator's agent Pod", async () => {
+    const example = backupTo('volume');
+    const volume = example.spec.destination.volume;
+    if (volume === undefined) throw new Error('not a volume backup');
+    const backup = (await waitForCondition(client, typeOf(example), request(example), 'Ready', 'True', 180_000)) as ExampleBackup;
+    expect(backup.status?.phase).toBe('Succeeded');
+    const prefix = `pvc://${volume.claimName}/${volume.path ?? ''}/${example.metadata?.namespace ?? ''}/cache/`;
+    expect(backup.status?.location?.startsWith(prefix), backup.status?.location).toBe(true);
+    expect(backup.status?.location).toMatch(/\/[0-9]{14}-[0-9a-f]+\.rdb$/);
+    expect(backup.status?.sizeBytes).toBeGreaterThan(0);
+    expect(backup.status?.sha256).toMatch(/^[0-9a-f]{64}$/);
+    // The claim the example defines, bound by the cluster's default StorageClass once the agent Pod used it.
+    const claim = await client.get(persistentVolumeClaims, { namespace: example.metadata?.namespace ?? '', name: volume.claimName });
+    expect(claim.status?.phase).toBe('Bound');
+  });
+
+  it.skipIf(targetsExistingCluster())("RedisReplication restored from the example's backup: it says so, and every member holds what its primary reported", async () => {
+    const example = resources.find(restores) as RedisReplication & { spec: { restore: { backupRef: { name: string } } } };
+    const namespace = example.metadata.namespace ?? '';
+    const name = example.metadata.name ?? '';
+    const backup = (await waitForCondition(client, typeOf(s3Backup()), request(s3Backup()), 'Ready', 'True', 180_000)) as ExampleBackup;
+    expect(s3Backup().metadata?.name).toBe(example.spec.restore.backupRef.name);
+    const rr = (await waitForCondition(client, typeOf(example), request(example), 'Ready', 'True', 240_000)) as RedisReplication & { status?: { restoredFrom?: string; restoredKeys?: number } };
+    expect(rr.status?.restoredFrom).toBe(backup.status?.location);
+    const password = await operatorPassword(c, namespace, name);
+    const pods = await memberPods(c, namespace, name);
+    expect(pods).toHaveLength(example.spec.replicas);
+    for (const pod of pods) expect(await command(pod, password, ['DBSIZE']), pod.metadata?.name).toBe(rr.status?.restoredKeys);
+  });
+
+  it.skipIf(targetsExistingCluster())("RedisReplication's backup schedule: its next slot is the next 02:00 in Europe/Berlin, and no backup is taken before it", async () => {
+    const example = source() as RedisReplication;
+    const namespace = example.metadata.namespace ?? '';
+    const rr = await eventually(
+      async () => {
+        const read = await client.get(typeOf(example), request(example));
+        return (read as { status?: { backup?: { nextScheduleTime?: string } } }).status?.backup?.nextScheduleTime === undefined ? undefined : read;
+      },
+      30_000,
+      'status.backup.nextScheduleTime',
+    );
+    // The next whole hour at which Berlin's clock shows 02:00, found with Intl alone.
+    const berlinHour = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Berlin', hour: '2-digit', hourCycle: 'h23' });
+    let expected = Math.ceil(Date.now() / 3_600_000) * 3_600_000;
+    while (berlinHour.format(expected) !== '02') expected += 3_600_000;
+    expect((rr as { status?: { backup?: { nextScheduleTime?: string } } }).status?.backup?.nextScheduleTime).toBe(new Date(expected).toISOString());
+    const backupType = resourceType({ group: 'redis.domain-operators.io', version: 'v1alpha1', kind: 'RedisBackup', plural: 'redisbackups', namespaced: true });
+    const scheduled = (await client.list(backupType, { namespace })).items.filter((b) => b.metadata?.labels?.['redis.domain-operators.io/backup-schedule'] !== undefined);
+    expect(scheduled).toEqual([]);
   });
 
   it("RedisUser: the ACL user exists on every member with the example's rules, its generated password logs in, and its keys are limited to orders:*", async () => {

@@ -46,7 +46,7 @@ export type RedisReplication = CustomResourceObject<
     image?: string;
     storage?: { size: string | number; storageClassName?: string; accessModes?: string[] };
     config?: Record<string, string>;
-    failover?: { enabled?: boolean; downAfterMilliseconds?: number };
+    failover?: { enabled?: boolean; downAfterMilliseconds?: number; minReplicasToWrite?: number; minReplicasMaxLagSeconds?: number };
   },
   {
     conditions?: Condition[];
@@ -223,6 +223,19 @@ export async function command(pod: V1Pod, password: string, args: readonly strin
   } finally {
     redis.disconnect();
   }
+}
+
+/** The Pod named `name` among `pods`; throws, naming it, when none is. */
+export function podNamed(pods: readonly V1Pod[], name: string | undefined): V1Pod {
+  const pod = pods.find((p) => p.metadata?.name === name);
+  if (pod === undefined) throw new Error(`no pod ${name ?? '(none)'}`);
+  return pod;
+}
+
+/** A member's `INFO <section>` (default `replication`) as its `field:value` lines, asked as the operator's user. */
+export async function memberInfo(pod: V1Pod, password: string, section = 'replication'): Promise<Map<string, string>> {
+  const text = String(await command(pod, password, ['INFO', section]));
+  return new Map(text.split(/\r?\n/).filter((l) => l.includes(':')).map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 1)] as [string, string]));
 }
 
 /** The error message of `args` run as `username` on the Pod's member, or 'OK' when it succeeded. */

@@ -9,18 +9,20 @@ import {
   command,
   deleteNamespace,
   eventually,
+  freezeRedis,
   freshNamespace,
   getReplication,
-  objectNames,
-  redisReplications,
-  ROLE_LABEL,
-  kinds,
-  memberPods,
-  operatorPassword,
-  freezeRedis,
   killRedis,
+  kinds,
+  memberInfo,
+  memberPods,
+  objectNames,
+  operatorPassword,
+  podNamed,
   redisImage,
+  redisReplications,
   restartCount,
+  ROLE_LABEL,
   serviceSelects,
 } from './fixtures.ts';
 import type { Cluster, RedisReplication } from './fixtures.ts';
@@ -44,16 +46,7 @@ async function readyReplication(timeoutMs = 90_000): Promise<RedisReplication> {
   }, timeoutMs, 'RedisReplication Ready');
 }
 
-function podNamed(pods: readonly V1Pod[], name: string | undefined): V1Pod {
-  const pod = pods.find((p) => p.metadata?.name === name);
-  if (pod === undefined) throw new Error(`no pod ${name ?? '(none)'}`);
-  return pod;
-}
-
-async function info(pod: V1Pod): Promise<Map<string, string>> {
-  const text = String(await command(pod, password, ['INFO', 'replication']));
-  return new Map(text.split(/\r?\n/).filter((l) => l.includes(':')).map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 1)] as [string, string]));
-}
+const info = (pod: V1Pod): Promise<Map<string, string>> => memberInfo(pod, password);
 
 /** The topology is right: one primary labelled and in status, every other member its linked replica, Services follow. */
 async function expectTopology(members: number): Promise<{ primary: V1Pod; replicas: V1Pod[] }> {

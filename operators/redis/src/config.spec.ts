@@ -10,3 +10,15 @@ describe('loadConfig', () => {
     expect(loadConfig(['--leader-election-id', 'other'], {}).leaderElection.leaseName).toBe('other');
   });
 });
+
+describe('loadConfig agentImage', () => {
+  it('is the chart-given image of the operator itself, pulled IfNotPresent unless told otherwise', () => {
+    expect(loadConfig([], { OPERATOR_IMAGE: 'ghcr.io/x/redis-operator:1.2.3' }).agentImage).toEqual({ image: 'ghcr.io/x/redis-operator:1.2.3', pullPolicy: 'IfNotPresent' });
+    expect(loadConfig([], { OPERATOR_IMAGE: 'r:1', OPERATOR_IMAGE_PULL_POLICY: 'Never' }).agentImage?.pullPolicy).toBe('Never');
+  });
+
+  it('is absent when the environment does not name it', () => {
+    expect(loadConfig([], {}).agentImage).toBeUndefined();
+    expect(loadConfig([], { OPERATOR_IMAGE: ' ' }).agentImage).toBeUndefined();
+  });
+});

@@ -48,7 +48,7 @@ describe('backups into S3', () => {
   it("stores a replica's snapshot under its key, byte for byte, in more than one part", async () => {
     const key = 'redis/team-a/cache/20261201000000-aaaaaaaa.rdb';
     const transfer = await openRdbStream({ ...servers[1]!.address, ...users.replication });
-    await uploadBackup(client, target, key, transfer.body);
+    await uploadBackup(client, target, key, transfer);
     const summary = await transfer.summary;
     expect(summary.sizeBytes).toBeGreaterThan(8 * 1024 * 1024);
     const object = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
@@ -61,7 +61,7 @@ describe('backups into S3', () => {
     const key = 'redis/team-a/cache/20261201000001-bbbbbbbb.rdb';
     await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: 'a good backup' }));
     const transfer = await openRdbStream({ ...servers[1]!.address, ...users.replication });
-    await expect(uploadBackup(client, target, key, transfer.body)).rejects.toMatchObject({ reason: 'BackupExists' });
+    await expect(uploadBackup(client, target, key, transfer)).rejects.toMatchObject({ reason: 'BackupExists' });
     transfer.abort();
     const object = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
     expect(await object.Body?.transformToString()).toBe('a good backup');

@@ -1,14 +1,16 @@
 /**
- * Streams one backup into S3-compatible object storage with the AWS SDK v3 (`@aws-sdk/lib-storage`'s `Upload`):
- * multipart in parts of 8 MiB with at most two in flight, so memory stays bounded whatever the dataset's size, and
- * the object appears under its key only when the upload completes (a crash leaves at most an incomplete multipart
- * upload, which {@link abortIncompleteUploads} removes, never a half object). An existing object under the key is
- * never overwritten.
+ * Streams one backup into S3-compatible object storage with the AWS SDK v3 (`@aws-sdk/client-s3`): multipart in
+ * parts of 8 MiB with at most two in flight, over a pool of three part buffers allocated per upload
+ * (`uploadParts`), so memory stays bounded whatever the dataset's size, and the object appears under its key only
+ * when the upload completes (a crash leaves at most an incomplete multipart upload, which
+ * {@link abortIncompleteUploads} removes, never a half object). An existing object under the key is never
+ * overwritten.
  */
 import { createHash } from 'node:crypto';
-import type { Readable } from 'node:stream';
+import { Agent } from 'node:https';
 import { AbortMultipartUploadCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListMultipartUploadsCommand, S3Client } from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
+import { uploadParts } from './part-upload.ts';
+import type { PayloadSource } from './payload.ts';
 import { BACKUP_REASONS } from './reasons.ts';
 import { classifyS3Error, S3CallError } from './s3-errors.ts';
 
@@ -21,13 +23,20 @@ export interface S3Target {
   /** Path-style URLs (`<endpoint>/<bucket>/<key>`), which most S3-compatible servers need. */
   readonly forcePathStyle: boolean;
   readonly credentials: { readonly accessKeyId: string; readonly secretAccessKey: string };
+  /** PEM certificates the endpoint's TLS certificate must chain to, instead of Node's bundled CAs; absent: those. */
+  readonly ca?: string;
 }
 
-/** Bytes per part: S3's minimum is 5 MiB; 8 MiB × 2 in flight bounds the upload's buffers to about 16 MiB. */
+/** Bytes per part: S3's minimum is 5 MiB; 8 MiB × (2 in flight + 1 being filled) bounds the upload's buffers to 24 MiB. */
 export const PART_SIZE_BYTES = 8 * 1024 * 1024;
-const PARTS_IN_FLIGHT = 2;
+/** Parts uploaded at once. */
+export const PARTS_IN_FLIGHT = 2;
 
-/** A client for `target` (one attempt per call: the backup's retry is the reconcile's). Destroy it when done. */
+/**
+ * A client for `target` (one attempt per call: the backup's retry is the reconcile's). With `target.ca`, HTTPS
+ * connections trust exactly those certificates (an https Agent with `ca`, handed to the SDK's Node HTTP handler).
+ * Destroy it when done.
+ */
 export function s3ClientFor(target: S3Target): S3Client {
   return new S3Client({
     region: target.region,
@@ -35,6 +44,7 @@ export function s3ClientFor(target: S3Target): S3Client {
     credentials: { ...target.credentials },
     maxAttempts: 1,
     ...(target.endpoint === undefined ? {} : { endpoint: target.endpoint }),
+    ...(target.ca === undefined ? {} : { requestHandler: { httpsAgent: new Agent({ ca: target.ca, keepAlive: true }) } }),
   });
 }
 
@@ -55,32 +65,19 @@ export async function objectExists(client: S3Client, target: S3Target, key: stri
 }
 
 /**
- * Uploads `body` to `key`. Rejects with `BackupExists` when the key is taken (checked first; nothing is written),
- * and with a classified {@link S3CallError} when S3 refuses or fails; on any failure the multipart upload is
- * aborted. Aborting `signal` stops the upload the same way.
+ * Uploads what `body` writes to `key`. Rejects with `BackupExists` when the key is taken (checked first; nothing is
+ * written, `body` left untouched), and with a classified {@link S3CallError} when S3 refuses or fails; on any
+ * failure `body` is aborted and so is the multipart upload. Aborting `signal` stops the upload the same way.
  */
-export async function uploadBackup(client: S3Client, target: S3Target, key: string, body: Readable, signal?: AbortSignal): Promise<void> {
+export async function uploadBackup(client: S3Client, target: S3Target, key: string, body: PayloadSource, signal?: AbortSignal): Promise<void> {
   if (await objectExists(client, target, key, signal)) {
     throw new S3CallError(`an object already exists at ${key} in bucket ${target.bucket}: a backup never overwrites one`, BACKUP_REASONS.backupExists, undefined);
   }
-  const upload = new Upload({
-    client,
-    params: { Bucket: target.bucket, Key: key, Body: body, ContentType: 'application/octet-stream' },
-    partSize: PART_SIZE_BYTES,
-    queueSize: PARTS_IN_FLIGHT,
-    leavePartsOnError: false,
-  });
-  const abort = (): void => {
-    void upload.abort();
-  };
-  signal?.addEventListener('abort', abort, { once: true });
   try {
-    await upload.done();
+    await uploadParts(client, { bucket: target.bucket, key }, body, { partSizeBytes: PART_SIZE_BYTES, partsInFlight: PARTS_IN_FLIGHT }, signal);
   } catch (err) {
-    body.destroy();
+    body.abort(err instanceof Error ? err : new Error(String(err)));
     throw err instanceof S3CallError ? err : classifyS3Error(err, `upload ${key}`, where(target));
-  } finally {
-    signal?.removeEventListener('abort', abort);
   }
 }
 

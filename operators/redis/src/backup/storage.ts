@@ -2,7 +2,7 @@
  * The backup store the RedisBackup reconciler writes through: an interface (so its unit tests use a fake) and
  * {@link s3Storage}, the real one over the AWS SDK (a client per call, destroyed after it).
  */
-import type { Readable } from 'node:stream';
+import type { PayloadSource } from './payload.ts';
 import { abortIncompleteUploads, deleteBackupObject, objectDigest, s3ClientFor, uploadBackup } from './s3-upload.ts';
 import type { S3Target } from './s3-upload.ts';
 
@@ -14,8 +14,8 @@ export interface StoredDigest {
 
 /** What a backup needs from its destination. Every method rejects with a classified `S3CallError`. */
 export interface BackupStorage {
-  /** Streams `body` to `key`; rejects with `BackupExists` (writing nothing) when the key is taken. */
-  upload(target: S3Target, key: string, body: Readable, signal?: AbortSignal): Promise<void>;
+  /** Streams what `body` writes to `key`; rejects with `BackupExists` (writing nothing) when the key is taken. */
+  upload(target: S3Target, key: string, body: PayloadSource, signal?: AbortSignal): Promise<void>;
   /** The stored object's digest, read as a stream; `undefined` when absent. */
   digest(target: S3Target, key: string, signal?: AbortSignal): Promise<StoredDigest | undefined>;
   /** Aborts the incomplete multipart uploads under `prefix`; resolves with their keys. */

@@ -38,5 +38,7 @@ describe('observeMembers', () => {
       ['c-3', undefined, 'INFO on 10.0.0.3:6379: no answer within 500 ms'],
     ]);
     expect([...addressesOf(observed).keys()]).toEqual(['c-0', 'c-1', 'c-3']);
+    // How long each unanswered member was waited for: the deadline for the frozen one, nothing for the refusal.
+    expect(observed.map((m) => m.unansweredForMs)).toEqual([undefined, 0, undefined, 500]);
   });
 });

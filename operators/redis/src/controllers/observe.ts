@@ -15,7 +15,8 @@ export interface ObservedMember extends MemberObservation {
 
 /**
  * Asks every member for its INFO in parallel. A member without an IP, or one that does not answer, is observed
- * without `info` and with the reason in `error` (no secrets). Never rejects.
+ * without `info`, with the reason in `error` (no secrets) and, when it was asked, how long it was waited for in
+ * `unansweredForMs` (about `timeoutMs` for a frozen member, less for a refused connection). Never rejects.
  */
 export async function observeMembers(members: readonly MemberPod[], client: Pick<ReplicationClient, 'info'>, timeoutMs = 1_000): Promise<ObservedMember[]> {
   return Promise.all(
@@ -31,10 +32,11 @@ export async function observeMembers(members: readonly MemberPod[], client: Pick
         ...(label !== undefined && { label }),
       };
       if (address === undefined) return { ...base, error: 'the Pod has no IP yet' };
+      const asked = performance.now();
       try {
         return { ...base, info: await withDeadline(client.info(address), timeoutMs, `INFO on ${address.host}:${address.port}: no answer within ${timeoutMs} ms`) };
       } catch (err) {
-        return { ...base, error: err instanceof Error ? err.message : String(err) };
+        return { ...base, error: err instanceof Error ? err.message : String(err), unansweredForMs: Math.min(timeoutMs, Math.round(performance.now() - asked)) };
       }
     }),
   );

@@ -5,6 +5,8 @@ import type { Condition } from '@domain-operators/reconcile';
 import { describe, expect, it } from 'vitest';
 import { redisBackups } from '../api/v1alpha1/index.ts';
 import type { RedisBackup, RedisReplication } from '../api/v1alpha1/index.ts';
+import { readablePayload } from '../backup/payload.ts';
+import type { PayloadSource } from '../backup/payload.ts';
 import { BACKUP_REASONS } from '../backup/reasons.ts';
 import { S3CallError } from '../backup/s3-errors.ts';
 import type { S3Target } from '../backup/s3-upload.ts';
@@ -40,14 +42,16 @@ class FakeStorage implements BackupStorage {
   readonly log: string[] = [];
   failUpload: Error | undefined;
 
-  async upload(target: S3Target, key: string, body: Readable): Promise<void> {
+  async upload(target: S3Target, key: string, body: PayloadSource): Promise<void> {
     this.log.push(`upload ${key} as ${target.credentials.accessKeyId}`);
     if (this.failUpload !== undefined) {
-      body.destroy();
+      body.abort();
       throw this.failUpload;
     }
     const chunks: Buffer[] = [];
-    for await (const chunk of body) chunks.push(chunk as Buffer);
+    await new Promise<void>((resolve, reject) => {
+      body.copyTo({ write: (bytes) => chunks.push(Buffer.from(bytes)) > 0, drained: () => Promise.resolve(), end: resolve, fail: reject });
+    });
     this.objects.set(key, Buffer.concat(chunks));
   }
 
@@ -99,7 +103,7 @@ function world() {
       opened.push(source);
       // The status write before the snapshot is already in the fake apiserver when the snapshot starts.
       const body = Readable.from([RDB]);
-      const transfer: RdbTransfer = { body, summary: Promise.resolve({ sizeBytes: RDB.length, sha256: 'sha-of-the-stream', replicationId: 'r'.repeat(40), replicationOffset: 4242 }), abort: () => undefined };
+      const transfer: RdbTransfer = { ...readablePayload(body), body, summary: Promise.resolve({ sizeBytes: RDB.length, sha256: 'sha-of-the-stream', replicationId: 'r'.repeat(40), replicationOffset: 4242 }), abort: () => undefined };
       return Promise.resolve(transfer);
     },
   });
@@ -191,7 +195,7 @@ describe('RedisBackupReconciler', () => {
   it('waits (Pending, SecretNotFound) for a missing credentials Secret, without touching storage', async () => {
     const w = world();
     const b = backup();
-    b.spec.destination.s3.credentialsSecretRef.name = 'absent';
+    if (b.spec.destination.s3 !== undefined) b.spec.destination.s3.credentialsSecretRef.name = 'absent';
     expect(await w.reconcile(b)).toBeInstanceOf(Error);
     expect(ready(w.status(b))).toMatchObject({ status: 'False', reason: 'SecretNotFound' });
     expect(w.storage.log).toEqual([]);

@@ -12,12 +12,22 @@
  * Failures: refused credentials (`AccessDenied`) and a taken key (`BackupExists`) fail the backup; an unreachable
  * destination (`DestinationUnavailable`) or source (`SourceUnavailable`), a missing replication or Secret keep it
  * `Pending` and are retried with backoff. Messages never carry a credential.
+ *
+ * A `volume` destination is written by an agent Pod (backup/volume-agent-pod.ts), since the operator's own Pod
+ * cannot mount the user's claim: the claim is checked (missing: `Pending`, `DestinationUnavailable`), the key is
+ * recorded as `pvc://<claim>/<key>` (`Running`), then the Pod is created under a name derived from the RedisBackup.
+ * Its termination message completes the status exactly as an upload does; a Pod that reports a failure
+ * (`SourceUnavailable`, `DestinationUnavailable`, `BackupExists`) or ends without a report fails the backup. A
+ * restart finds the Pod by name; a `Running` backup whose Pod is gone gets a new one that adopts a complete file
+ * under the key (this backup's own: the key holds its uid) or takes the snapshot again. A succeeded agent Pod is
+ * deleted; a failed one is kept for its log (the RedisBackup owns it).
  */
-import type { V1Pod, V1Secret } from '@kubernetes/client-node';
-import { isTerminalError, objectKey, READY_CONDITION, Reasons, Result, secretValue, TerminalError, withFinalizer } from '@domain-operators/reconcile';
+import type { V1PersistentVolumeClaim, V1Pod, V1Secret } from '@kubernetes/client-node';
+import { isAlreadyExists, isNotFound, isTerminalError, objectKey, resourceType, READY_CONDITION, Reasons, Result, secretValue, TerminalError, withFinalizer } from '@domain-operators/reconcile';
 import type { Client, ConditionUpdate, ReconcileContext, Reconciler, Recorder, SecretSource, StatusWriter, Store } from '@domain-operators/reconcile';
 import { GROUP, redisBackups } from '../api/v1alpha1/index.ts';
-import type { RedisBackup, RedisBackupStatus, RedisReplication } from '../api/v1alpha1/index.ts';
+import type { RedisBackup, RedisBackupStatus, RedisReplication, VolumeDestination } from '../api/v1alpha1/index.ts';
+import { isFailure } from '../agent/volume-backup-contract.ts';
 import { backupKey } from '../backup/backup-key.ts';
 import { BACKUP_REASONS } from '../backup/reasons.ts';
 import { S3CallError } from '../backup/s3-errors.ts';
@@ -25,10 +35,14 @@ import type { S3Target } from '../backup/s3-upload.ts';
 import { chooseSource } from '../backup/source-member.ts';
 import type { CandidateMember } from '../backup/source-member.ts';
 import type { BackupStorage } from '../backup/storage.ts';
+import { agentPodFor, agentPodName, agentPodState } from '../backup/volume-agent-pod.ts';
+import { keyOfVolumeLocation, volumeLocation } from '../backup/volume-location.ts';
+import type { AgentImage } from '../config.ts';
 import type { Credentials } from '../redis/bootstrap.ts';
 import type { RedisMemberClient } from '../redis/client.ts';
 import { INTERNAL_KEYS, objectNames, OPERATOR_USERNAME, REPLICATION_USERNAME } from '../redis/manifests.ts';
 import type { RdbSource, RdbTransfer } from '../redis/rdb-stream.ts';
+import { kinds } from './kinds.ts';
 import { isPodReady, memberPods, podAddress, PODS_BY_REPLICATION } from './members.ts';
 
 /** The finalizer of a backup whose object is deleted with it (`deletionPolicy: Delete` only). */
@@ -44,13 +58,20 @@ export const BACKUP_STATUS_REASONS = {
   replicationNotFound: 'ReplicationNotFound',
   /** Normal Event: the stored object was deleted with its resource. */
   deleted: 'BackupDeleted',
+  /** A volume backup needs the agent image (`OPERATOR_IMAGE`), which this operator was started without. Retried. */
+  agentImageMissing: 'AgentImageMissing',
+  /** The agent Pod of a volume backup ended without a report (killed, out of memory, not runnable). Final. */
+  agentFailed: 'BackupAgentFailed',
 } as const;
+
+const persistentVolumeClaimType = resourceType<V1PersistentVolumeClaim>({ group: '', version: 'v1', kind: 'PersistentVolumeClaim', plural: 'persistentvolumeclaims', namespaced: true });
 
 /** What {@link RedisBackupReconciler} works through. */
 export interface RedisBackupReconcilerDeps {
   readonly client: Client;
   readonly status: StatusWriter<RedisBackup>;
   readonly stores: {
+    /** The operator's Pods (members and volume backup agents), as the `managed-by` label selects them. */
     readonly pods: Store<V1Pod>;
     /** Generated Secrets (the replication's internal Secret with the operator and replication passwords). */
     readonly secrets: Store<V1Secret>;
@@ -62,6 +83,8 @@ export interface RedisBackupReconcilerDeps {
   readonly memberClient: (credentials: Credentials) => RedisMemberClient;
   readonly openRdb: (source: RdbSource) => Promise<RdbTransfer>;
   readonly storage: BackupStorage;
+  /** The image volume backups' agent Pods run; absent outside a cluster (they stay Pending, `AgentImageMissing`). */
+  readonly agentImage?: AgentImage | undefined;
   readonly now?: () => Date;
 }
 
@@ -111,12 +134,14 @@ export class RedisBackupReconciler implements Reconciler<RedisBackup> {
     const phase = backup.status?.phase;
     if (phase === 'Succeeded' || phase === 'Failed') {
       this.#finished.delete(key);
+      if (phase === 'Succeeded' && backup.spec.destination.volume !== undefined) await this.#removeAgent(backup, ctx.signal);
       return Result.done();
     }
     const finished = this.#finished.get(key);
     if (finished?.uid === uid) return Result.done();
     try {
-      return await this.#run(backup, ctx);
+      const volume = backup.spec.destination.volume;
+      return volume === undefined ? await this.#run(backup, ctx) : await this.#runVolume(backup, volume, ctx.signal);
     } catch (err) {
       if (err instanceof NotYet) {
         await this.#write(backup, 'Pending', { type: READY_CONDITION, status: 'False', reason: err.reason, message: err.message }, {});
@@ -139,7 +164,7 @@ export class RedisBackupReconciler implements Reconciler<RedisBackup> {
     if (replication === undefined) throw new NotYet(BACKUP_STATUS_REASONS.replicationNotFound, `RedisReplication ${backup.spec.replicationRef.name} does not exist`);
     const users = this.#users(replication);
     const location = backup.status?.location;
-    const s3Key = location === undefined ? this.#newKey(backup) : keyOfLocation(location, target.bucket);
+    const s3Key = location === undefined ? this.#newKey(backup, backup.spec.destination.s3?.prefix) : keyOfLocation(location, target.bucket);
     if (location !== undefined) {
       // Running before, and nothing of this process in flight: what a crash left.
       await this.#deps.storage.abortIncomplete(target, s3Key, ctx.signal);
@@ -168,7 +193,7 @@ export class RedisBackupReconciler implements Reconciler<RedisBackup> {
     };
     ctx.signal.addEventListener('abort', abort, { once: true });
     try {
-      const uploaded = this.#deps.storage.upload(target, s3Key, transfer.body, ctx.signal);
+      const uploaded = this.#deps.storage.upload(target, s3Key, transfer, ctx.signal);
       const summary = transfer.summary.catch((err: unknown) => {
         throw new NotYet(BACKUP_REASONS.sourceUnavailable, `the snapshot from ${member.pod} failed: ${(err as Error).message}`);
       });
@@ -190,9 +215,101 @@ export class RedisBackupReconciler implements Reconciler<RedisBackup> {
     }
   }
 
+  /** A volume backup: see the module comment. */
+  async #runVolume(backup: RedisBackup, volume: VolumeDestination, signal: AbortSignal): Promise<Result> {
+    const namespace = backup.metadata.namespace ?? '';
+    const location = backup.status?.location;
+    const pod = this.#deps.stores.pods.get(`${namespace}/${agentPodName(backup)}`);
+    if (pod !== undefined) {
+      // The Pod is created only after the location is written: a cached backup without one lags the cached Pod.
+      if (location === undefined) return Result.requeueAfter(1_000);
+      return this.#watchAgent(backup, pod, location, signal);
+    }
+    const agent = this.#deps.agentImage;
+    if (agent === undefined) throw new NotYet(BACKUP_STATUS_REASONS.agentImageMissing, 'a volume backup runs in an agent Pod of the operator image, and this operator was started without OPERATOR_IMAGE');
+    const replication = this.#deps.stores.replications.get(`${namespace}/${backup.spec.replicationRef.name}`);
+    if (replication === undefined) throw new NotYet(BACKUP_STATUS_REASONS.replicationNotFound, `RedisReplication ${backup.spec.replicationRef.name} does not exist`);
+    const users = this.#users(replication);
+    const claim = await this.#deps.client.get(persistentVolumeClaimType, { namespace, name: volume.claimName }, signal).catch((err: unknown) => {
+      if (isNotFound(err)) return undefined;
+      throw err;
+    });
+    if (claim === undefined) throw new NotYet(BACKUP_REASONS.destinationUnavailable, `PersistentVolumeClaim ${volume.claimName} does not exist`);
+    const member = await this.#source(backup, replication, users.operator);
+    // A recorded key whose Pod is gone (a crash before it was created, or it was deleted): a new Pod adopts a
+    // complete file under it, or writes it.
+    const key = location === undefined ? this.#newKey(backup, volume.path) : keyOfVolumeLocation(location, volume.claimName);
+    const fields = {
+      member: member.pod,
+      location: volumeLocation(volume.claimName, key),
+      startTime: backup.status?.startTime ?? (this.#deps.now?.() ?? new Date()).toISOString(),
+    };
+    const name = agentPodName(backup);
+    await this.#write(
+      backup,
+      'Running',
+      { type: READY_CONDITION, status: 'False', reason: BACKUP_STATUS_REASONS.running, message: `the agent Pod ${name} writes a snapshot of ${member.pod} to ${fields.location}` },
+      fields,
+    );
+    const desired = agentPodFor(backup, {
+      agent,
+      claimName: volume.claimName,
+      key,
+      host: member.address.host,
+      port: member.address.port,
+      username: users.replication.username,
+      existing: location === undefined ? 'refuse' : 'adopt',
+    });
+    await this.#deps.client.create(kinds.pod, desired, { signal }).catch((err: unknown) => {
+      // Created by an earlier reconcile the cache has not shown yet: its events bring the next reconcile.
+      if (!isAlreadyExists(err)) throw err;
+    });
+    return Result.done();
+  }
+
+  /** A volume backup's agent Pod: waits for it, then completes the status from its report. */
+  async #watchAgent(backup: RedisBackup, pod: V1Pod, location: string, signal: AbortSignal): Promise<Result> {
+    const name = pod.metadata?.name ?? '';
+    const seen = agentPodState(pod);
+    if (seen.state === 'broken') return this.#fail(backup, BACKUP_STATUS_REASONS.agentFailed, seen.message);
+    if (seen.state === 'waiting') {
+      const message =
+        seen.message === undefined
+          ? `the agent Pod ${name} writes a snapshot of ${backup.status?.member ?? 'a member'} to ${location}`
+          : `waiting for the agent Pod ${name}: ${seen.message}`;
+      const current = backup.status?.conditions?.find((c) => c.type === READY_CONDITION);
+      if (backup.status?.phase !== 'Running' || current?.message !== message) {
+        await this.#write(backup, 'Running', { type: READY_CONDITION, status: 'False', reason: BACKUP_STATUS_REASONS.running, message }, {});
+      }
+      return Result.done();
+    }
+    const report = seen.report;
+    if (isFailure(report)) return this.#fail(backup, report.reason, report.message);
+    const result = await this.#succeed(backup, {
+      sizeBytes: report.sizeBytes,
+      sha256: report.sha256,
+      member: backup.status?.member,
+      replicationOffset: report.replicationOffset ?? backup.status?.replicationOffset,
+      recovered: report.adopted,
+    });
+    await this.#removeAgent(backup, signal);
+    return result;
+  }
+
+  /** Deletes a volume backup's agent Pod if the cache holds it; a Pod already gone is fine. */
+  async #removeAgent(backup: RedisBackup, signal: AbortSignal): Promise<void> {
+    const namespace = backup.metadata.namespace ?? '';
+    const name = agentPodName(backup);
+    if (this.#deps.stores.pods.get(`${namespace}/${name}`) === undefined) return;
+    await this.#deps.client.delete(kinds.pod, { namespace, name }, { signal }).catch((err: unknown) => {
+      if (!isNotFound(err)) throw err;
+    });
+  }
+
   /** The S3 target with the credentials from the user's Secret. */
   async #target(backup: RedisBackup, signal: AbortSignal): Promise<S3Target> {
     const s3 = backup.spec.destination.s3;
+    if (s3 === undefined) throw new TerminalError('the backup has no S3 destination', Reasons.invalidSpec);
     const ref = s3.credentialsSecretRef;
     const secret = await this.#deps.referenced.get(backup.metadata.namespace ?? '', ref.name, signal);
     const accessKeyId = secretValue(secret, ref.accessKeyIdKey ?? 'accessKeyId');
@@ -200,12 +317,16 @@ export class RedisBackupReconciler implements Reconciler<RedisBackup> {
     if (accessKeyId === undefined || secretAccessKey === undefined) {
       throw new NotYet(Reasons.secretNotFound, `Secret ${ref.name} does not exist or lacks the keys ${ref.accessKeyIdKey ?? 'accessKeyId'} and ${ref.secretAccessKeyKey ?? 'secretAccessKey'}`);
     }
+    const caRef = s3.caSecretRef;
+    const ca = caRef === undefined ? undefined : secretValue(await this.#deps.referenced.get(backup.metadata.namespace ?? '', caRef.name, signal), caRef.key ?? 'ca.crt');
+    if (caRef !== undefined && ca === undefined) throw new NotYet(Reasons.secretNotFound, `Secret ${caRef.name} does not exist or lacks the key ${caRef.key ?? 'ca.crt'}`);
     return {
       ...(s3.endpoint === undefined ? {} : { endpoint: s3.endpoint }),
       bucket: s3.bucket,
       region: s3.region ?? 'us-east-1',
       forcePathStyle: s3.forcePathStyle ?? false,
       credentials: { accessKeyId, secretAccessKey },
+      ...(ca === undefined ? {} : { ca }),
     };
   }
 
@@ -235,9 +356,9 @@ export class RedisBackupReconciler implements Reconciler<RedisBackup> {
     return choice.member;
   }
 
-  #newKey(backup: RedisBackup): string {
+  #newKey(backup: RedisBackup, prefix: string | undefined): string {
     return backupKey({
-      prefix: backup.spec.destination.s3.prefix,
+      prefix,
       namespace: backup.metadata.namespace ?? '',
       replication: backup.spec.replicationRef.name,
       startedAt: this.#deps.now?.() ?? new Date(),

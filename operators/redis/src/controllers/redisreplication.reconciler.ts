@@ -3,13 +3,15 @@
  * user's password, status.
  */
 import type { V1ConfigMap, V1Pod, V1PodDisruptionBudget, V1Secret, V1Service, V1StatefulSet } from '@kubernetes/client-node';
-import { ensureSecret, generatePassword, isTerminalError, objectKey, patchStatusIfChanged, requestFor, requestKey, Result, rfc3339, secretValue, storeSecrets, TerminalError } from '@domain-operators/reconcile';
-import type { Client, Clock, ConditionUpdate, EnsureSecretDeps, ReconcileContext, Reconciler, Recorder, Request, SecretSource, Store } from '@domain-operators/reconcile';
-import { MANAGED_CONFIG_KEYS, redisReplications } from '../api/v1alpha1/index.ts';
-import type { RedisReplication, RedisUser } from '../api/v1alpha1/index.ts';
+import { ensureSecret, generatePassword, isNotFound, isTerminalError, objectKey, patchStatusIfChanged, requestFor, requestKey, Result, rfc3339, secretValue, storeSecrets, TerminalError } from '@domain-operators/reconcile';
+import type { Client, Clock, ConditionUpdate, EnsureSecretDeps, ObjectReader, ReconcileContext, Reconciler, Recorder, Request, SecretSource, Store } from '@domain-operators/reconcile';
+import { MANAGED_CONFIG_KEYS, redisBackups, redisReplications } from '../api/v1alpha1/index.ts';
+import type { RedisBackup, RedisReplication, RedisUser } from '../api/v1alpha1/index.ts';
+import type { AgentImage } from '../config.ts';
 import type { BootstrapUsers, Credentials } from '../redis/bootstrap.ts';
 import type { RedisMemberClient } from '../redis/client.ts';
-import { redisConf, restartHash, splitConfig } from '../redis/config-file.ts';
+import { fencingConfig, redisConf, restartHash, splitConfig } from '../redis/config-file.ts';
+import type { WriteFencing } from '../redis/config-file.ts';
 import { executePlan } from '../redis/execute.ts';
 import {
   authSecretFor,
@@ -23,6 +25,7 @@ import {
   primaryServiceFor,
   replicasServiceFor,
   REPLICATION_USERNAME,
+  restoreConfigMapFor,
   statefulSetFor,
   TEMPLATE_HASH_ANNOTATION,
 } from '../redis/manifests.ts';
@@ -40,7 +43,13 @@ import { addressesOf, observeMembers } from './observe.ts';
 import type { ObservedMember } from './observe.ts';
 import { PodLabeler } from './pod-labeler.ts';
 import { REPLICATION_REASONS, replicationConditions, requeueDelayMs } from './replication-status.ts';
+import { restoreFailureOf } from './restore-progress.ts';
+import { restoringPods } from '../agent/restore-plan.ts';
+import { doneRestoreMount, resolveRestore, restorePending } from './restore-source.ts';
+import type { PendingRestore } from './restore-source.ts';
 import { outdatedMembers, rolloutPlan } from './rollout.ts';
+import { chooseSwitchover, fencedLag, parseSwitchoverRequest, SWITCHOVER_ANNOTATION, SWITCHOVER_CONDITION, SWITCHOVER_REASONS } from './switchover-request.ts';
+import type { SwitchoverOutcome } from './switchover-request.ts';
 import type { RequeueOptions } from './replication-status.ts';
 
 /** The caches the reconciler reads (all may be stale). */
@@ -71,6 +80,10 @@ export interface RedisReplicationReconcilerDeps {
   /** Wall clock for status times. */
   readonly now?: () => Date;
   readonly generatePassword?: () => string;
+  /** The operator's own image, which runs a restore; undefined outside a cluster (a restore then waits, saying so). */
+  readonly agentImage?: AgentImage;
+  /** RedisBackups by name, read only while a restore from one is pending. Default: live reads through `client`. */
+  readonly backups?: ObjectReader<RedisBackup>;
 }
 
 /** Options of {@link RedisReplicationReconciler}. */
@@ -85,6 +98,11 @@ const DEFAULT_USER_RULES = ['~*', '&*', '+@all'];
  */
 const SWITCHOVER_FENCE_MS = 10_000;
 
+/** `spec.failover`'s write fencing with the schema's defaults (off, 10 s). */
+function writeFencing(rr: RedisReplication): WriteFencing {
+  return { minReplicasToWrite: rr.spec.failover?.minReplicasToWrite ?? 0, maxLagSeconds: rr.spec.failover?.minReplicasMaxLagSeconds ?? 10 };
+}
+
 function failoverSettings(rr: RedisReplication): FailoverSettings {
   return { enabled: rr.spec.failover?.enabled ?? true, downAfterMilliseconds: rr.spec.failover?.downAfterMilliseconds ?? 5000 };
 }
@@ -95,7 +113,9 @@ function failoverSettings(rr: RedisReplication): FailoverSettings {
  * its plan (REPLICAOF, promotions, role labels, never two Pods labelled primary), applies dynamic config and the
  * default user's password on member incarnations that lack them, and writes the status when it changed. A scale-down
  * that would remove the primary, and a rollout that reached the primary, first switch the primary role over (the
- * StatefulSet's partition keeps the primary out of rollouts, see `rollout.ts`). Topology memory is kept per object
+ * StatefulSet's partition keeps the primary out of rollouts, see `rollout.ts`); so does a switchover requested by the
+ * annotation `redis.domain-operators.io/switchover` on a converged topology (see `switchover-request.ts`), which is
+ * then removed and reported in the `Switchover` condition. Topology memory is kept per object
  * (seeded from `status.primary` after an operator restart) and per UID: {@link forget}, or an object of the same name
  * with another UID, drops it. Safe with one worker per key.
  *
@@ -114,6 +134,12 @@ export class RedisReplicationReconciler implements Reconciler<RedisReplication> 
   readonly #applied = new AppliedMemory();
   /** The UID whose memory each key holds. */
   readonly #owners = new Map<string, string>();
+  /**
+   * Per key, the last requested switchover: the resourceVersion that carried the annotation once it was handled (a
+   * stale cache may still show it: it is not handled twice) and the condition it reported (restated in every status
+   * write, so that it follows the generation; the cache may be behind this memory).
+   */
+  readonly #switchovers = new Map<string, { readonly handledVersion?: string; readonly outcome?: SwitchoverOutcome }>();
 
   /** Stores its dependencies; does no I/O. */
   constructor(deps: RedisReplicationReconcilerDeps, options: RedisReplicationReconcilerOptions = {}) {
@@ -130,6 +156,7 @@ export class RedisReplicationReconciler implements Reconciler<RedisReplication> 
     this.#memory.delete(key);
     this.#applied.forget(key);
     this.#owners.delete(key);
+    this.#switchovers.delete(key);
   }
 
   async reconcile(rr: RedisReplication, ctx: ReconcileContext): Promise<Result> {
@@ -153,7 +180,23 @@ export class RedisReplicationReconciler implements Reconciler<RedisReplication> 
       await this.#writeStatus(rr, [condition(CONDITION_TYPES.ready, false, REPLICATION_REASONS.authSecretNotFound, `Secret ${ref?.name ?? ''} has no key ${ref?.key ?? 'password'}`)], {});
       return Result.done(); // the Secret watch wakes us
     }
-    const confInput = { config: rr.spec.config, persistent: rr.spec.storage !== undefined, users: { ...users, defaultPassword } };
+    let restore: PendingRestore | undefined;
+    if (restorePending(rr)) {
+      const backups = this.#deps.backups ?? this.#deps.client.reader(redisBackups.type);
+      const resolved = await resolveRestore(rr, { agentImage: this.#deps.agentImage, getBackup: (namespace, name) => backups.get({ namespace, name }) });
+      if (!('plan' in resolved)) {
+        // Nothing is created before the source is known: the first member must start from it.
+        await this.#writeStatus(rr, [condition(CONDITION_TYPES.ready, false, resolved.reason, resolved.message)], {});
+        return Result.requeueAfter(this.#options.restoreRequeueMs ?? 5_000);
+      }
+      restore = resolved;
+    } else if (rr.spec.restore !== undefined) {
+      await this.#deleteRestorePlan(rr, ctx.signal);
+    }
+    // With appendonly yes and no AOF yet, redis-server starts empty and ignores the RDB: members start with appendonly
+    // no while the restore is pending; the live config turns the user's appendonly back on once it is done.
+    const config = restore === undefined ? rr.spec.config : { ...rr.spec.config, appendonly: 'no' };
+    const confInput = { config, persistent: rr.spec.storage !== undefined, users: { ...users, defaultPassword }, fencing: writeFencing(rr) };
     const names = objectNames(rr.metadata.name ?? '');
     const desired = rr.spec.replicas;
     const pods = memberPods(this.#deps.stores.pods.byIndex(PODS_BY_REPLICATION, key), names.statefulSet);
@@ -162,21 +205,40 @@ export class RedisReplicationReconciler implements Reconciler<RedisReplication> 
     const now = this.#deps.clock.now();
     const observed = await observeMembers(pods, client);
     const inRange = observed.filter((m) => m.ordinal < desired);
-    const memory = this.#memory.get(key) ?? seedMemory(rr);
+    let memory = this.#memory.get(key) ?? seedMemory(rr);
     const outgoing = observed.find((m) => m.ordinal >= desired && (m.pod === memory.primary || m.label === 'primary'));
 
-    const stsInput = { replicas: outgoing === undefined ? desired : Math.max(desired, ...pods.map((p) => p.ordinal + 1)), restartHash: restartHash(confInput) };
+    // After an S3 restore the idle agent stays in the template: its end restarts no member (ADR 0024, addendum).
+    const restoreMount = restore?.mount ?? doneRestoreMount(rr, this.#deps.stores.statefulSets.get(`${rr.metadata.namespace ?? ''}/${names.statefulSet}`), this.#deps.agentImage);
+    const stsInput = {
+      replicas: outgoing === undefined ? desired : Math.max(desired, ...pods.map((p) => p.ordinal + 1)),
+      restartHash: restartHash(confInput),
+      ...(restoreMount !== undefined && { restore: restoreMount }),
+    };
     const templateHash = statefulSetFor(rr, { ...stsInput, partition: 0 }).metadata?.annotations?.[TEMPLATE_HASH_ANNOTATION] ?? '';
     const updateRevision = this.#updateRevision(rr, templateHash);
     const { partition } = rolloutPlan({ updateRevision, members: inRange.map((m) => m.member), primary: memory.primary, converged: false });
-    await this.#applyObjects(rr, redisConf(confInput), { ...stsInput, partition }, ctx.signal);
+    await this.#applyObjects(rr, redisConf(confInput), { ...stsInput, partition }, ctx.signal, restore);
+
+    let restored = rr.status?.restoredFrom === undefined ? undefined : { restoredFrom: rr.status.restoredFrom, ...(rr.status.restoredKeys !== undefined && { restoredKeys: rr.status.restoredKeys }) };
+    if (restore !== undefined) {
+      const step = await this.#restoreStep(rr, restore, observed, client, ctx.signal);
+      if (step.waiting !== undefined) {
+        // Ready alone (observedGeneration stays behind): no topology is decided before the first member has its data.
+        await this.#writeStatus(rr, [step.waiting], {});
+        return Result.requeueAfter(this.#options.activeRequeueMs ?? 1_000);
+      }
+      restored = { restoredFrom: restore.plan.location, restoredKeys: step.keys };
+      // The restored member is the first primary: the others replicate from it (they started empty).
+      memory = { ...INITIAL_MEMORY, primary: restore.plan.pod };
+    }
 
     const labeler = new PodLabeler({ client: this.#deps.client }, { namespace: rr.metadata.namespace ?? '', signal: ctx.signal });
     let decision: TopologyDecision;
     if (outgoing === undefined) {
       decision = decideTopology({ members: inRange, memory, failover: failoverSettings(rr), now });
     } else {
-      decision = await this.#switchover(rr, outgoing, inRange, memory, { client, labeler, now }, 'ScaleDown');
+      decision = (await this.#switchover(rr, outgoing, inRange, memory, { client, labeler, now }, 'ScaleDown')).decision;
     }
     try {
       await executePlan(decision.actions, addressesOf(observed), { client, labeler });
@@ -197,13 +259,17 @@ export class RedisReplicationReconciler implements Reconciler<RedisReplication> 
     const refusal = this.#memberRefusal(rr, desired);
     const outdated = outdatedMembers(updateRevision, inRange.map((m) => m.member));
     const surplus = observed.filter((m) => m.ordinal >= desired).map((m) => m.pod);
-    const conditions = replicationConditions(decision, { members: inRange.length, desired, problems: liveProblems, outdated, surplus, ...(refusal !== undefined && { refusal }) });
+    const conditions = [
+      ...replicationConditions(decision, { members: inRange.length, desired, problems: liveProblems, outdated, surplus, ...(refusal !== undefined && { refusal }) }),
+      ...this.#switchoverCondition(rr),
+    ];
     const lastFailoverTime = decision.failoverStarted ? rfc3339(this.#deps.now?.() ?? new Date()) : rr.status?.lastFailoverTime;
     await this.#writeStatus(rr, conditions, {
       primary: decision.primary ?? decision.memory.primary ?? null,
       members: decision.members.map((m) => ({ ...m })),
       readyReplicas: decision.readyReplicas,
       ...(lastFailoverTime !== undefined && { lastFailoverTime }),
+      ...restored,
     });
     const counts = { members: inRange.length, observed: observed.length, unreachable: observed.filter((m) => m.info === undefined).length, desired };
     const converged =
@@ -215,9 +281,15 @@ export class RedisReplicationReconciler implements Reconciler<RedisReplication> 
       counts.observed === desired &&
       // The topology's own Ready: the status' Ready stays False while the rollout this enables is pending.
       decision.conditions.some((c) => c.type === CONDITION_TYPES.ready && c.status === 'True');
+    const requested = rr.metadata.annotations?.[SWITCHOVER_ANNOTATION];
+    if (requested !== undefined && this.#switchovers.get(key)?.handledVersion !== rr.metadata.resourceVersion) {
+      const notConvergedWhy = conditions.find((c) => c.type === CONDITION_TYPES.ready)?.message ?? '';
+      await this.#requestedSwitchover(rr, requested, { decision, members: inRange, converged, notConvergedWhy }, { client, labeler, now });
+      return Result.requeueAfter(this.#options.activeRequeueMs ?? 1_000);
+    }
     const rollout = rolloutPlan({ updateRevision, members: inRange.map((m) => m.member), primary: decision.primary, converged });
     if (rollout.switchoverTo !== undefined) {
-      await this.#rolloutSwitchover(rr, decision.primary ?? '', inRange, rollout.switchoverTo, { client, labeler, now });
+      await this.#handOver(rr, decision.primary ?? '', inRange, rollout.switchoverTo, { client, labeler, now }, 'RollingUpdate');
       return Result.requeueAfter(this.#options.activeRequeueMs ?? 1_000);
     }
     return Result.requeueAfter(requeueDelayMs(decision, counts, this.#options));
@@ -246,25 +318,97 @@ export class RedisReplicationReconciler implements Reconciler<RedisReplication> 
     return sts.status?.updateRevision;
   }
 
-  /** Hands the primary role to the best of `candidates` (current members) so the rollout can replace the old primary. */
-  async #rolloutSwitchover(
+  /**
+   * Hands the primary role to the best of `candidates` (answering members): so that a rollout can replace the old
+   * primary, or because it was requested. A requested one is called off when the member chosen has not reached the
+   * primary's offset once its writes are held ({@link fencedLag}): the primary gets its label back and its writes
+   * resume. Returns the outcome to report (`undefined` when the primary is not among `members`).
+   */
+  async #handOver(
     rr: RedisReplication,
     primaryPod: string,
     members: readonly ObservedMember[],
     candidates: readonly string[],
     tools: { client: RedisMemberClient; labeler: PodLabeler; now: number },
-  ): Promise<void> {
+    why: 'RollingUpdate' | 'Requested',
+  ): Promise<SwitchoverOutcome | undefined> {
     const key = objectKey(rr);
     const primary = members.find((m) => m.pod === primaryPod);
-    if (primary === undefined) return;
+    if (primary === undefined) return undefined;
     const chosen = members.filter((m) => candidates.includes(m.pod));
-    const decision = await this.#switchover(rr, primary, chosen, this.#memory.get(key) ?? seedMemory(rr), tools, 'RollingUpdate');
+    const { decision, fencedOffset, fresh } = await this.#switchover(rr, primary, chosen, this.#memory.get(key) ?? seedMemory(rr), tools, why);
+    const promotedOffset = fresh.find((m) => m.pod === decision.primary)?.info?.replication.offset;
+    if (why === 'Requested') {
+      const lag = fencedLag(decision.primary ?? candidates.join(', '), promotedOffset, fencedOffset);
+      if (lag !== undefined) {
+        if (primary.label === 'primary') await tools.labeler.setRole(primary.pod, 'primary');
+        if (primary.address !== undefined) await tools.client.unpauseWrites(primary.address).catch(() => undefined);
+        return lag;
+      }
+    }
     await executePlan(decision.actions, addressesOf(members), { client: tools.client, labeler: tools.labeler });
     this.#memory.set(key, { ...decision.memory, unreachableSince: {} });
     const newPrimary = decision.primary === undefined ? undefined : addressesOf(chosen).get(decision.primary);
     if (primary.address !== undefined && newPrimary !== undefined) await tools.client.replicaOf(primary.address, newPrimary);
     if (primary.address !== undefined) await tools.client.unpauseWrites(primary.address).catch(() => undefined);
     this.#recordEvents(rr, decision);
+    return {
+      status: 'True',
+      reason: SWITCHOVER_REASONS.completed,
+      message: `${decision.primary ?? ''} is the primary in place of ${primary.pod}, promoted at offset ${promotedOffset ?? '?'} (${primary.pod}'s with its writes held: ${fencedOffset ?? '?'}); ${primary.pod} replicates from it`,
+    };
+  }
+
+  /**
+   * A switchover asked for by {@link SWITCHOVER_ANNOTATION}: refused with a reason (see `chooseSwitchover`) or
+   * carried out by {@link #handOver}; then the annotation is removed (a JSON patch that tests its value first, so
+   * that a new request written meanwhile is kept) and the outcome is written as the `Switchover` condition. A refusal
+   * is also a Warning Event `SwitchoverRefused`; a hand-over records `Switchover` (action `Requested`).
+   */
+  async #requestedSwitchover(
+    rr: RedisReplication,
+    value: string,
+    step: { decision: TopologyDecision; members: readonly ObservedMember[]; converged: boolean; notConvergedWhy: string },
+    tools: { client: RedisMemberClient; labeler: PodLabeler; now: number },
+  ): Promise<void> {
+    const key = objectKey(rr);
+    const parsed = parseSwitchoverRequest(value);
+    let outcome: SwitchoverOutcome;
+    if ('status' in parsed) {
+      outcome = parsed;
+    } else {
+      const statuses = new Map(step.decision.members.map((m) => [m.pod, m]));
+      const members = step.members.map((m) => ({
+        pod: m.pod,
+        role: statuses.get(m.pod)?.role ?? 'unknown',
+        linkUp: statuses.get(m.pod)?.linkUp ?? false,
+        holdsData: m.info !== undefined && (m.info.keys > 0 || m.info.replication.offset > 0),
+      }));
+      const choice = chooseSwitchover(parsed, { primary: step.decision.primary, members, converged: step.converged, notConvergedWhy: step.notConvergedWhy });
+      const handed = 'candidates' in choice ? await this.#handOver(rr, step.decision.primary ?? '', step.members, choice.candidates, tools, 'Requested') : choice;
+      outcome = handed ?? { status: 'False', reason: SWITCHOVER_REASONS.notConverged, message: 'the primary is not among the members' };
+    }
+    const path = `/metadata/annotations/${SWITCHOVER_ANNOTATION.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    await this.#deps.client.patch(redisReplications.type, requestFor(rr), {
+      type: 'json',
+      operations: [
+        { op: 'test', path, value },
+        { op: 'remove', path },
+      ],
+    });
+    this.#switchovers.set(key, { ...(rr.metadata.resourceVersion !== undefined && { handledVersion: rr.metadata.resourceVersion }), outcome });
+    if (outcome.status === 'False') {
+      this.#deps.recorder.record(rr, { type: 'Warning', reason: 'SwitchoverRefused', action: 'Requested', note: `${outcome.reason}: ${outcome.message}` });
+    }
+    await this.#writeStatus(rr, this.#switchoverCondition(rr), {});
+  }
+
+  /** The last requested switchover's condition, from memory (else the status), restated so it carries the generation. */
+  #switchoverCondition(rr: RedisReplication): ConditionUpdate[] {
+    const remembered = this.#switchovers.get(objectKey(rr))?.outcome;
+    const last = remembered ?? rr.status?.conditions?.find((c) => c.type === SWITCHOVER_CONDITION);
+    if (last === undefined) return [];
+    return [{ type: SWITCHOVER_CONDITION, status: last.status === 'True' ? 'True' : 'False', reason: last.reason, message: last.message }];
   }
 
   /** The operator and replication users, from the internal Secret (created with new passwords the first time). */
@@ -297,9 +441,69 @@ export class RedisReplicationReconciler implements Reconciler<RedisReplication> 
     return { client: this.#deps.client, secrets: storeSecrets({ store: this.#deps.stores.secrets }) };
   }
 
-  /** Applies the owned objects that changed. */
-  async #applyObjects(rr: RedisReplication, conf: string, sts: StatefulSetInput, signal: AbortSignal): Promise<void> {
+  /**
+   * One look at a pending restore, whose members restore in parallel: a restoring member's agent failed (its reason,
+   * e.g. `RestoreVerificationFailed`, and an Event when the reason is new), a member has not loaded its data yet
+   * (`Restoring`), or ordinal 0 answers as a primary and every restoring member answers PING (Redis refuses PING
+   * with LOADING until the RDB is loaded): then the plan is deleted first (a Pod recreated from now on restores
+   * nothing), `restoredFrom` and the key count ordinal 0 reports are written ahead, and an Event says so. The
+   * restored replicas started as replicas of no one: the topology step that follows points them at ordinal 0.
+   */
+  async #restoreStep(
+    rr: RedisReplication,
+    restore: PendingRestore,
+    observed: readonly ObservedMember[],
+    client: RedisMemberClient,
+    signal: AbortSignal,
+  ): Promise<{ readonly waiting: ConditionUpdate; readonly keys?: undefined } | { readonly waiting?: undefined; readonly keys: number }> {
+    const { plan } = restore;
+    const restoring = restoringPods(plan);
+    const members = new Map(observed.map((m) => [m.pod, m]));
+    for (const pod of restoring) {
+      const failure = restoreFailureOf(members.get(pod)?.member.pod);
+      if (failure === undefined) continue;
+      const previous = rr.status?.conditions?.find((c) => c.type === CONDITION_TYPES.ready);
+      if (previous?.reason !== failure.reason) {
+        this.#deps.recorder.record(rr, { type: 'Warning', reason: failure.reason, action: 'Restore', note: `${pod} did not start from ${plan.location}: ${failure.message}` });
+      }
+      return { waiting: condition(CONDITION_TYPES.ready, false, failure.reason, `${pod} did not start from ${plan.location}: ${failure.message}`) };
+    }
+    const waiting = (why: string): { waiting: ConditionUpdate } => ({
+      waiting: condition(CONDITION_TYPES.ready, false, REPLICATION_REASONS.restoring, `${why} ${plan.location}; no topology is decided before every restoring member has its data`),
+    });
+    const primary = members.get(plan.pod);
+    if (primary?.info !== undefined && primary.info.replication.role !== 'primary') return waiting(`${plan.pod} answers as a replica while restoring`);
+    const loaded = await Promise.all(
+      restoring.map(async (pod) => {
+        const address = members.get(pod)?.info === undefined ? undefined : members.get(pod)?.address;
+        return address !== undefined && (await client.ping(address).then(() => true, () => false));
+      }),
+    );
+    const behind = restoring.filter((_, i) => loaded[i] !== true);
+    const address = primary?.address;
+    if (behind.length > 0 || address === undefined) return waiting(`${behind.join(', ')} restoring or loading`);
+    const keys = (await client.info(address)).keys;
+    await this.#deleteRestorePlan(rr, signal);
+    await patchStatusIfChanged(this.#deps.client, redisReplications.type, rr, { fields: { restoredFrom: plan.location, restoredKeys: keys } }, { now: this.#deps.now?.() ?? new Date() });
+    const replicas = restoring.slice(1);
+    const others = replicas.length === 0 ? '' : `; ${replicas.join(', ')} restored it too and replicate from it`;
+    this.#deps.recorder.record(rr, { type: 'Normal', reason: 'Restored', action: 'Restore', note: `${plan.pod} started from ${plan.location} (SHA-256 verified) with ${keys} keys${others}` });
+    return { keys };
+  }
+
+  /** Deletes the restore ConfigMap `<name>-restore` when the cache has it; gone already is fine. */
+  async #deleteRestorePlan(rr: RedisReplication, signal: AbortSignal): Promise<void> {
+    const request = { namespace: rr.metadata.namespace ?? '', name: objectNames(rr.metadata.name ?? '').restoreConfigMap };
+    if (this.#deps.stores.configMaps.get(`${request.namespace}/${request.name}`) === undefined) return;
+    await this.#deps.client.delete(kinds.configMap, request, { signal }).catch((err: unknown) => {
+      if (!isNotFound(err)) throw err;
+    });
+  }
+
+  /** Applies the owned objects that changed; a pending restore's plan before the StatefulSet whose first member reads it. */
+  async #applyObjects(rr: RedisReplication, conf: string, sts: StatefulSetInput, signal: AbortSignal, restore: PendingRestore | undefined): Promise<void> {
     const { client, stores } = this.#deps;
+    if (restore !== undefined) await applyIfChanged({ client, type: kinds.configMap, store: stores.configMaps }, restoreConfigMapFor(rr, restore.plan), signal);
     await applyIfChanged({ client, type: kinds.configMap, store: stores.configMaps }, configMapFor(rr, conf), signal);
     await applyIfChanged({ client, type: kinds.service, store: stores.services }, headlessServiceFor(rr), signal);
     await applyIfChanged({ client, type: kinds.service, store: stores.services }, primaryServiceFor(rr), signal);
@@ -320,30 +524,38 @@ export class RedisReplicationReconciler implements Reconciler<RedisReplication> 
     inRange: readonly ObservedMember[],
     memory: TopologyMemory,
     tools: { client: RedisMemberClient; labeler: PodLabeler; now: number },
-    why: 'ScaleDown' | 'RollingUpdate',
-  ): Promise<TopologyDecision> {
+    why: 'ScaleDown' | 'RollingUpdate' | 'Requested',
+  ): Promise<{ readonly decision: TopologyDecision; readonly fresh: readonly ObservedMember[]; readonly fencedOffset?: number }> {
     if (outgoing.label === 'primary') await tools.labeler.setRole(outgoing.pod, 'replica');
-    if (outgoing.address !== undefined && outgoing.info?.replication.role === 'primary') {
+    let fencedOffset: number | undefined;
+    const replication = outgoing.info?.replication;
+    if (outgoing.address !== undefined && replication?.role === 'primary') {
       // Fence it first: clients keep the connections they have (the Service only steers new ones), and a write over
       // one after the promotion, acknowledged by a replica not yet repointed, would be lost when that replica
       // resynchronises from the new primary. Held writes fail with READONLY once it is a replica (the caller lifts it).
       await tools.client.pauseWrites(outgoing.address, SWITCHOVER_FENCE_MS).catch(() => undefined);
-      await tools.client.wait(outgoing.address, 1, 2_000).catch(() => 0);
+      // Every write it acknowledged is within this offset (read after the hold): what a requested promotion must reach.
+      fencedOffset = (await tools.client.info(outgoing.address).catch(() => undefined))?.replication.offset;
+      // A requested switchover may name any replica: wait for all of them, not just the first to acknowledge.
+      await tools.client.wait(outgoing.address, why === 'Requested' ? Math.max(1, replication.replicas.length) : 1, 2_000).catch(() => 0);
     }
     const fresh = await observeMembers(
       inRange.map((m) => m.member),
       tools.client,
     );
-    const because = why === 'ScaleDown' ? 'is being scaled away' : 'is next to be replaced with the new Pod template';
-    this.#deps.recorder.record(rr, { type: 'Normal', reason: 'Switchover', action: why, note: `primary ${outgoing.pod} ${because}; promoting the best other member` });
-    return decideTopology({ members: fresh, memory: { unreachableSince: memory.unreachableSince }, failover: failoverSettings(rr), now: tools.now });
+    const because = { ScaleDown: 'is being scaled away', RollingUpdate: 'is next to be replaced with the new Pod template', Requested: `hands over as requested (${SWITCHOVER_ANNOTATION})` }[why];
+    const to = why === 'Requested' ? `promoting the best of ${inRange.map((m) => m.pod).join(', ')}` : 'promoting the best other member';
+    this.#deps.recorder.record(rr, { type: 'Normal', reason: 'Switchover', action: why, note: `primary ${outgoing.pod} ${because}; ${to}` });
+    const decision = decideTopology({ members: fresh, memory: { unreachableSince: memory.unreachableSince }, failover: failoverSettings(rr), now: tools.now });
+    return { decision, fresh, ...(fencedOffset !== undefined && { fencedOffset }) };
   }
 
   /** Live config and the default user on every answering member incarnation that lacks them; returns problems. */
   async #applyLiveState(rr: RedisReplication, members: readonly ObservedMember[], defaultPassword: string, client: RedisMemberClient): Promise<string[]> {
     const key = objectKey(rr);
     const problems: string[] = [];
-    const dynamic = splitConfig(rr.spec.config).dynamic;
+    // Fencing on every member, primary or not: whichever is promoted next must already refuse unreplicated writes.
+    const dynamic = { ...splitConfig(rr.spec.config).dynamic, ...fencingConfig(writeFencing(rr)) };
     const configHash = canonicalJson(dynamic);
     const defaultClaimed = this.#deps.stores.users.byIndex(USERS_BY_REPLICATION, key).some((u) => u.spec.username === 'default');
     if (defaultClaimed) this.#applied.forgetItem(key, DEFAULT_USER_ITEM);
@@ -375,6 +587,7 @@ export class RedisReplicationReconciler implements Reconciler<RedisReplication> 
     this.#memory.delete(key);
     this.#applied.forget(key);
     this.#owners.set(key, uid);
+    this.#switchovers.delete(key);
   }
 
   #recordEvents(rr: RedisReplication, decision: TopologyDecision): void {

@@ -71,9 +71,14 @@ describe('replicationConditions with a refused member', () => {
 describe('requeueDelayMs', () => {
   it('polls fast while the primary is down, often while converging, calmly at steady state', () => {
     const steady = { conditions: [readyTrue], memory: INITIAL_MEMORY, actions: [] };
-    expect(requeueDelayMs(steady, counts)).toBe(2_000);
+    expect(requeueDelayMs(steady, counts)).toBe(1_000);
     expect(requeueDelayMs({ ...steady, conditions: [primaryDown] }, counts)).toBe(250);
     expect(requeueDelayMs({ ...steady, requeueAfterMs: 100 }, counts)).toBe(100);
+    // Waiting for downAfterMilliseconds of a frozen primary (each ask waited 1 s): urgent asks, then the one whose
+    // wait ends at the deadline exactly, even if that is more than an urgent poll away.
+    expect(requeueDelayMs({ ...steady, requeueAfterMs: 3_000, primaryAskMs: 1_000 }, counts)).toBe(250);
+    expect(requeueDelayMs({ ...steady, requeueAfterMs: 500, primaryAskMs: 1_000 }, counts)).toBe(500);
+    expect(requeueDelayMs({ ...steady, requeueAfterMs: 500, primaryAskMs: 0 }, counts)).toBe(250);
     expect(requeueDelayMs({ ...steady, actions: [{ kind: 'promote', pod: 'a' }] }, counts)).toBe(1_000);
     expect(requeueDelayMs(steady, { ...counts, unreachable: 1 })).toBe(1_000);
     expect(requeueDelayMs(steady, { ...counts, members: 2 })).toBe(1_000);

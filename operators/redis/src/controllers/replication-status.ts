@@ -18,6 +18,8 @@ export const REPLICATION_REASONS = {
   rolloutInProgress: 'RolloutInProgress',
   /** Members above `spec.replicas` still exist: a scale-down is not applied yet. */
   scalingDown: 'ScalingDown',
+  /** `spec.restore` is pending: the first member is fetching, verifying or loading the RDB; nothing else is done yet. */
+  restoring: 'Restoring',
 } as const;
 
 /** Longest condition message taken from the apiserver (as the external-resource reconciler cuts its messages). */
@@ -83,8 +85,13 @@ export interface RequeueOptions {
   readonly urgentRequeueMs?: number;
   /** While anything converges, fails over or does not answer. Default 1000 ms. */
   readonly activeRequeueMs?: number;
-  /** At steady state, where a reconcile only polls the members and writes nothing. Default 2000 ms. */
+  /**
+   * At steady state, where a reconcile only polls the members and writes nothing. Default 1000 ms (as often as
+   * Sentinel pings): it bounds how late a frozen primary is first seen silent, on top of `downAfterMilliseconds`.
+   */
   readonly steadyRequeueMs?: number;
+  /** While a restore's source is not usable yet (its RedisBackup has not Succeeded). Default 5000 ms. */
+  readonly restoreRequeueMs?: number;
 }
 
 /** Member counts of one reconcile. */
@@ -96,12 +103,18 @@ export interface MemberCounts {
 }
 
 /** When to reconcile again after `decision`. Pure. */
-export function requeueDelayMs(decision: Pick<TopologyDecision, 'conditions' | 'requeueAfterMs' | 'memory' | 'actions'>, counts: MemberCounts, options: RequeueOptions = {}): number {
+export function requeueDelayMs(decision: Pick<TopologyDecision, 'conditions' | 'requeueAfterMs' | 'primaryAskMs' | 'memory' | 'actions'>, counts: MemberCounts, options: RequeueOptions = {}): number {
   const urgent = options.urgentRequeueMs ?? 250;
   const active = options.activeRequeueMs ?? 1_000;
-  const steady = options.steadyRequeueMs ?? 2_000;
+  const steady = options.steadyRequeueMs ?? 1_000;
   const primaryDown = decision.requeueAfterMs !== undefined || decision.conditions.some((c) => c.reason === TOPOLOGY_REASONS.primaryUnavailable);
-  if (primaryDown) return Math.min(urgent, decision.requeueAfterMs ?? urgent);
+  if (primaryDown) {
+    const wait = decision.requeueAfterMs;
+    // The last ask before the deadline waits exactly, so that its own wait for the answer ends at the deadline
+    // (an urgent poll would end after it and add up to a whole ask); never longer than one urgent cycle of asks.
+    if (wait !== undefined && wait < urgent + (decision.primaryAskMs ?? 0)) return wait;
+    return Math.min(urgent, wait ?? urgent);
+  }
   const busy = decision.memory.failover !== undefined || decision.actions.length > 0 || counts.unreachable > 0;
   const ready = decision.conditions.some((c) => c.type === CONDITION_TYPES.ready && c.status === 'True');
   return busy || !ready || counts.members !== counts.desired || counts.observed !== counts.desired ? active : steady;

@@ -3,10 +3,12 @@
  */
 import type { V1Pod, V1Secret } from '@kubernetes/client-node';
 import {
+  byOwnerUid,
   bySecretRef,
   ControllerBuilder,
   controllerRefOf,
   enqueueControllerOwner,
+  generationChanged,
   metadataOnly,
   objectKey,
   ownedSecretScope,
@@ -20,6 +22,7 @@ import { redisBackups, redisReplications, redisUsers } from '../api/v1alpha1/ind
 import type { RedisBackup, RedisReplication, RedisUser } from '../api/v1alpha1/index.ts';
 import { s3Storage } from '../backup/storage.ts';
 import type { BackupStorage } from '../backup/storage.ts';
+import type { AgentImage } from '../config.ts';
 import type { Credentials } from '../redis/bootstrap.ts';
 import { IoredisMemberClient } from '../redis/client.ts';
 import type { RedisMemberClient } from '../redis/client.ts';
@@ -29,6 +32,7 @@ import { kinds, USERS_BY_REPLICATION, USERS_BY_SECRET, usersByReplication } from
 import { coreEventType, EVENTS_BY_STATEFULSET, eventsByStatefulSet, isCreateOutcome, STATEFULSET_EVENTS_SCOPE } from './member-refusal.ts';
 import type { CoreEvent } from './member-refusal.ts';
 import { PODS_BY_REPLICATION, podsByReplication } from './members.ts';
+import { BACKUPS_BY_OWNER, BackupScheduleReconciler } from './backupschedule.reconciler.ts';
 import { RedisBackupReconciler } from './redisbackup.reconciler.ts';
 import { RedisReplicationReconciler } from './redisreplication.reconciler.ts';
 import { RedisUserReconciler } from './redisuser.reconciler.ts';
@@ -42,6 +46,8 @@ export interface ControllerSetupDeps {
   readonly memberClient?: (credentials: Credentials) => RedisMemberClient;
   /** Where backups are written; default S3 through the AWS SDK. */
   readonly backupStorage?: BackupStorage;
+  /** The operator's own image (config `agentImage`), which runs a restore; absent outside a cluster. */
+  readonly agentImage?: AgentImage | undefined;
 }
 
 /** A registered controller, ready to be added to the manager. */
@@ -49,6 +55,8 @@ export interface Runnables {
   readonly replications: { readonly name: string; start(signal: AbortSignal): Promise<void> };
   readonly users: { readonly name: string; start(signal: AbortSignal): Promise<void> };
   readonly backups: { readonly name: string; start(signal: AbortSignal): Promise<void> };
+  /** The backup schedules (`RedisReplication.spec.backup`). */
+  readonly schedules: { readonly name: string; start(signal: AbortSignal): Promise<void> };
 }
 
 const OWNED = `app.kubernetes.io/managed-by=${MANAGED_BY}`;
@@ -122,6 +130,7 @@ export function buildControllers(deps: ControllerSetupDeps, options: ControllerO
         memberClient,
         clock: options.clock ?? systemClock,
         referenced,
+        ...(deps.agentImage !== undefined && { agentImage: deps.agentImage }),
         stores: {
           pods: pods.store,
           secrets: secrets.store,
@@ -157,7 +166,9 @@ export function buildControllers(deps: ControllerSetupDeps, options: ControllerO
   const backups = informers.informerFor<RedisBackup>(redisBackups.type, {
     indexers: {
       [backupsByReplication]: (b) => [`${b.metadata.namespace ?? ''}/${b.spec.replicationRef.name}`],
-      [USERS_BY_SECRET]: bySecretRef<RedisBackup>((b) => [b.spec.destination.s3.credentialsSecretRef.name]),
+      [USERS_BY_SECRET]: bySecretRef<RedisBackup>((b) => [b.spec.destination.s3?.credentialsSecretRef.name]),
+      // The backup schedules' index, registered here: indexers can only be added before the first controller builds the cache.
+      [BACKUPS_BY_OWNER]: byOwnerUid,
     },
   });
   const pendingBackupsOf = (replicationKey: string): Request[] =>
@@ -174,6 +185,8 @@ export function buildControllers(deps: ControllerSetupDeps, options: ControllerO
       { request: ownedSecrets },
     )
     .watches(secretChanges, (secret: PartialObjectMetadata) => backups.store.byIndex(USERS_BY_SECRET, objectKey(secret)).map(requestFor))
+    // A volume backup's agent Pod, which the RedisBackup owns.
+    .watches(kinds.pod, enqueueControllerOwner(redisBackups.type), { request: owned })
     // A reconcile streams the whole snapshot: give it hours, not the default 5 minutes.
     .withOptions({ ...options, reconcileTimeoutMs: BACKUP_TIMEOUT_MS })
     .complete(
@@ -185,9 +198,17 @@ export function buildControllers(deps: ControllerSetupDeps, options: ControllerO
         referenced,
         openRdb: (source) => openRdbStream(source),
         storage: deps.backupStorage ?? s3Storage(),
+        agentImage: deps.agentImage,
         stores: { pods: pods.store, secrets: secrets.store, replications: replications.store },
       }),
     );
 
-  return { replications: replicationController, users: userController, backups: backupController };
+  // Backup schedules: a RedisReplication's spec (not its status, which it also writes) and the RedisBackups it owns.
+  const scheduleController = new ControllerBuilder({ informers }, 'backupschedule')
+    .for(redisReplications.type, generationChanged)
+    .watches(redisBackups.type, enqueueControllerOwner(redisReplications.type))
+    .withOptions(options)
+    .complete(new BackupScheduleReconciler({ client, backups: backups.store, recorder }));
+
+  return { replications: replicationController, users: userController, backups: backupController, schedules: scheduleController };
 }

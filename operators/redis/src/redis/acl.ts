@@ -36,6 +36,7 @@ const COMMAND = /^[A-Za-z][A-Za-z0-9_.:-]*(\|[^\s|]+)?$/;
 
 /** One refused rule and why, in words a user can act on. */
 export interface AclRuleProblem {
+  /** The rule as it may be shown (in a condition, an Event, a log): a password rule (`>…`, `<…`, `#…`, `!…`) is cut to its first character. */
   readonly rule: string;
   readonly message: string;
 }
@@ -82,6 +83,11 @@ function permissionProblem(rule: string): string | undefined {
   return undefined;
 }
 
+/** A rule as it may be shown: one that carries a password or its hash keeps only its first character. Pure. */
+function shownRule(rule: string): string {
+  return /^[<>#!]/.test(rule) ? `${rule.charAt(0)}…` : rule;
+}
+
 function ruleProblem(rule: string): string | undefined {
   if (rule === 'reset') return 'reset is not allowed: the operator already starts every user from reset';
   if (rule === 'nopass' || rule === 'resetpass' || /^[<>#!]/.test(rule)) {
@@ -111,7 +117,7 @@ function ruleProblem(rule: string): string | undefined {
 export function validateAclRules(rules: readonly string[]): AclRuleProblem[] {
   return tokenizeAclRules(rules).flatMap((rule) => {
     const message = ruleProblem(rule);
-    return message === undefined ? [] : [{ rule, message }];
+    return message === undefined ? [] : [{ rule: shownRule(rule), message }];
   });
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redisConf, restartHash, splitConfig } from './config-file.ts';
+import { fencingConfig, redisConf, restartHash, splitConfig } from './config-file.ts';
 
 const users = {
   operator: { username: 'redis-operator', password: 'op-secret' },
@@ -35,6 +35,18 @@ describe('redisConf', () => {
   it('lets the user override the persistence defaults and adds none with storage', () => {
     expect(redisConf({ config: { save: '60 1' }, persistent: false, users })).toContain('save 60 1\n');
     expect(redisConf({ config: {}, persistent: true, users })).not.toContain('save');
+  });
+});
+
+describe('write fencing', () => {
+  it('is written to the file of every member and is no restart: a change is applied live', () => {
+    const fencing = { minReplicasToWrite: 1, maxLagSeconds: 10 };
+    const text = redisConf({ config: {}, persistent: false, users, fencing });
+    expect(text).toContain('min-replicas-to-write 1\n');
+    expect(text).toContain('min-replicas-max-lag 10\n');
+    expect(redisConf({ config: {}, persistent: false, users })).not.toContain('min-replicas');
+    expect(restartHash({ config: {}, persistent: false, users, fencing })).toBe(restartHash({ config: {}, persistent: false, users, fencing: { minReplicasToWrite: 0, maxLagSeconds: 3 } }));
+    expect(fencingConfig(fencing)).toEqual({ 'min-replicas-to-write': '1', 'min-replicas-max-lag': '10' });
   });
 });
 

@@ -75,11 +75,30 @@ export function configDefaults(persistent: boolean): Record<string, string> {
   return persistent ? {} : { save: '""', appendonly: 'no', 'rdb-del-sync-files': 'yes' };
 }
 
+/**
+ * Write fencing, set on every member because any of them may become the primary: a primary refuses writes while
+ * fewer than `minReplicasToWrite` replicas acknowledged within `maxLagSeconds` (0 turns it off).
+ */
+export interface WriteFencing {
+  readonly minReplicasToWrite: number;
+  readonly maxLagSeconds: number;
+}
+
+/**
+ * The redis.conf parameters of `fencing` (`min-replicas-to-write`, `min-replicas-max-lag`); both are dynamic, so a
+ * change is applied live with CONFIG SET and written to the file for restarts. Pure.
+ */
+export function fencingConfig(fencing: WriteFencing): Record<string, string> {
+  return { 'min-replicas-max-lag': String(fencing.maxLagSeconds), 'min-replicas-to-write': String(fencing.minReplicasToWrite) };
+}
+
 /** Inputs of {@link redisConf}. */
 export interface RedisConfInput {
   readonly config: Readonly<Record<string, string>> | undefined;
   readonly persistent: boolean;
   readonly users: BootstrapUsers;
+  /** Written after `config` (whose schema refuses these keys); absent writes none (Redis' default: off). */
+  readonly fencing?: WriteFencing;
 }
 
 function configLine(key: string, value: string): string {
@@ -94,7 +113,7 @@ function configLine(key: string, value: string): string {
  */
 export function redisConf(input: RedisConfInput): string {
   const user = Object.fromEntries(Object.entries(input.config ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
-  const merged = { ...configDefaults(input.persistent), ...user };
+  const merged = { ...configDefaults(input.persistent), ...user, ...(input.fencing === undefined ? {} : fencingConfig(input.fencing)) };
   const lines = [
     '# Written by the redis operator: edit spec.config of the RedisReplication instead.',
     'bind 0.0.0.0 -::*',

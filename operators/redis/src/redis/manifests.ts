@@ -5,6 +5,8 @@
  */
 import type {
   V1ConfigMap,
+  V1Container,
+  V1EnvVar,
   V1OwnerReference,
   V1PodDisruptionBudget,
   V1PodSpec,
@@ -20,6 +22,18 @@ import type { RedisReplication } from '../api/v1alpha1/index.ts';
 import { redisReplications } from '../api/v1alpha1/index.ts';
 import type { BootstrapUsers } from './bootstrap.ts';
 import { replicationAuthLines } from './bootstrap.ts';
+import {
+  RESTORE_CONTAINER_NAME,
+  RESTORE_ENV,
+  RESTORE_FETCH_COMMAND,
+  RESTORE_PLAN_DIR,
+  RESTORE_PLAN_FILE,
+  RESTORE_REPLICAOF_FILE,
+  RESTORE_SOURCE_DIR,
+  RESTORE_START_DIR,
+} from '../agent/restore-plan.ts';
+import type { RestorePlan } from '../agent/restore-plan.ts';
+import type { AgentImage } from '../config.ts';
 import { CONFIG_DIR, DATA_DIR, REDIS_PORT, REPLICATION_AUTH_FILE, SECRET_DIR } from './config-file.ts';
 import { ROLE_LABEL } from './types.ts';
 
@@ -57,6 +71,7 @@ export function objectNames(name: string): {
   readonly configMap: string;
   readonly internalSecret: string;
   readonly authSecret: string;
+  readonly restoreConfigMap: string;
 } {
   return {
     statefulSet: name,
@@ -67,6 +82,7 @@ export function objectNames(name: string): {
     configMap: `${name}-config`,
     internalSecret: `${name}-internal`,
     authSecret: `${name}-auth`,
+    restoreConfigMap: `${name}-restore`,
   };
 }
 
@@ -143,6 +159,94 @@ export interface StatefulSetInput {
   readonly restartHash: string;
   /** Only Pods with an ordinal at or above it are replaced on a template change (keeps the primary out). */
   readonly partition: number;
+  /**
+   * The agent init container and what it mounts (see {@link restoreInitContainer}): while a restore is pending, and
+   * after an S3 restore (idle then, so that the restore's end changes no template and restarts no member).
+   */
+  readonly restore?: RestoreMount;
+}
+
+/** What the member Pods of a RedisReplication with `spec.restore` mount for its agent. */
+export interface RestoreMount {
+  /** The operator's own image, run as `node /app/main.js restore-fetch`. */
+  readonly agent: AgentImage;
+  /** An S3 source: the Secret and its keys, given to the agent as env (never args, never the plan). */
+  readonly s3Credentials?: { readonly name: string; readonly accessKeyIdKey: string; readonly secretAccessKeyKey: string };
+  /** A volume source: the claim, mounted read-only at {@link RESTORE_SOURCE_DIR}. */
+  readonly claimName?: string;
+}
+
+/** The ConfigMap `<name>-restore` with the plan the agent reads; the operator deletes it once the restore is done. Pure. */
+export function restoreConfigMapFor(rr: RedisReplication, plan: RestorePlan): V1ConfigMap {
+  const names = objectNames(rr.metadata.name ?? '');
+  return { apiVersion: 'v1', kind: 'ConfigMap', metadata: metadata(rr, names.restoreConfigMap), data: { [RESTORE_PLAN_FILE]: `${JSON.stringify(plan)}\n` } };
+}
+
+/** The security context of every container of a member: what Pod Security `restricted` asks, and a read-only root. */
+const CONTAINER_SECURITY = { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, readOnlyRootFilesystem: true } as const;
+
+function optionalSecretEnv(name: string, secret: string, key: string): V1EnvVar {
+  // Optional: the agent reads them only while a plan is mounted; a Secret deleted after the restore must not keep
+  // members from starting (a missing one during the restore fails the read, reported as RestoreSourceUnavailable).
+  return { name, valueFrom: { secretKeyRef: { name: secret, key, optional: true } } };
+}
+
+/**
+ * The redis container's start with `spec.restore`: redis-server as always, but as a replica of the arguments in
+ * {@link RESTORE_REPLICAOF_FILE} when the agent left that file (a restored replica), which is removed first so that
+ * only this start takes it (a later restart of the container starts as an ordinary member). `exec`: redis-server is
+ * the container's first process.
+ */
+export const RESTORE_START_SCRIPT = [
+  `f=${RESTORE_START_DIR}/${RESTORE_REPLICAOF_FILE}`,
+  'if [ -s "$f" ]; then set -- --replicaof $(cat "$f"); rm "$f" || exit 1; fi',
+  `exec redis-server ${CONFIG_DIR}/redis.conf "$@"`,
+].join('; ');
+
+/**
+ * The `restore` init container: the operator's image running `restore-fetch` with `/data`, the restore ConfigMap
+ * (optional: once the operator deleted it, a recreated Pod's agent finds no plan and does nothing), the Pod's start
+ * directory and a `volume` source's claim (read-only) mounted; S3 credentials as optional `secretKeyRef` env. Only the
+ * Pods the plan names restore; redis-server starts only after it exits 0. Pure.
+ */
+export function restoreInitContainer(mount: RestoreMount): V1Container {
+  const credentials = mount.s3Credentials;
+  return {
+    name: RESTORE_CONTAINER_NAME,
+    image: mount.agent.image,
+    imagePullPolicy: mount.agent.pullPolicy,
+    command: ['node', '/app/main.js', RESTORE_FETCH_COMMAND],
+    env: [
+      { name: RESTORE_ENV.podName, valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
+      ...(credentials === undefined
+        ? []
+        : [optionalSecretEnv(RESTORE_ENV.accessKeyId, credentials.name, credentials.accessKeyIdKey), optionalSecretEnv(RESTORE_ENV.secretAccessKey, credentials.name, credentials.secretAccessKeyKey)]),
+    ],
+    securityContext: { ...CONTAINER_SECURITY, capabilities: { drop: [...CONTAINER_SECURITY.capabilities.drop] } },
+    terminationMessagePolicy: 'File',
+    volumeMounts: [
+      { name: 'data', mountPath: DATA_DIR },
+      { name: 'restore-plan', mountPath: RESTORE_PLAN_DIR, readOnly: true },
+      { name: 'restore-start', mountPath: RESTORE_START_DIR },
+      ...(mount.claimName === undefined ? [] : [{ name: 'restore-source', mountPath: RESTORE_SOURCE_DIR, readOnly: true }]),
+    ],
+  };
+}
+
+/** Whether the members start through {@link RESTORE_START_SCRIPT}: `spec.restore` is set (for good: it is immutable). */
+function startsAfterRestore(rr: RedisReplication, mount: RestoreMount | undefined): boolean {
+  return rr.spec.restore !== undefined || mount !== undefined;
+}
+
+function restoreVolumes(rr: RedisReplication, mount: RestoreMount | undefined): V1Volume[] {
+  const name = rr.metadata.name ?? '';
+  const start: V1Volume[] = startsAfterRestore(rr, mount) ? [{ name: 'restore-start', emptyDir: {} }] : [];
+  if (mount === undefined) return start;
+  return [
+    ...start,
+    { name: 'restore-plan', configMap: { name: objectNames(name).restoreConfigMap, optional: true } },
+    ...(mount.claimName === undefined ? [] : [{ name: 'restore-source', persistentVolumeClaim: { claimName: mount.claimName, readOnly: true } }]),
+  ];
 }
 
 /**
@@ -152,6 +256,8 @@ export interface StatefulSetInput {
  * and gid {@link REDIS_UID} (also the fsGroup), no privilege escalation, every capability dropped, the runtime's
  * default seccomp profile, a read-only root filesystem (redis-server writes only to `/data`). The role label is NOT in the template: the
  * operator sets it on each Pod, so the primary Service follows the real primary. Pure.
+ * With `input.restore` the {@link restoreInitContainer} runs first, under the same restrictions; with `spec.restore`
+ * redis-server starts through {@link RESTORE_START_SCRIPT}, with the Pod's start directory mounted.
  */
 export function statefulSetFor(rr: RedisReplication, input: StatefulSetInput): V1StatefulSet {
   const name = rr.metadata.name ?? '';
@@ -159,11 +265,12 @@ export function statefulSetFor(rr: RedisReplication, input: StatefulSetInput): V
   const template = rr.spec.podTemplate;
   const resources = rr.spec.resources;
   const podSpec: V1PodSpec = {
+    ...(input.restore !== undefined && { initContainers: [restoreInitContainer(input.restore)] }),
     containers: [
       {
         name: CONTAINER_NAME,
         image: rr.spec.image,
-        args: ['redis-server', `${CONFIG_DIR}/redis.conf`],
+        args: startsAfterRestore(rr, input.restore) ? ['sh', '-c', RESTORE_START_SCRIPT] : ['redis-server', `${CONFIG_DIR}/redis.conf`],
         ports: [{ name: 'redis', containerPort: REDIS_PORT, protocol: 'TCP' }],
         securityContext: {
           allowPrivilegeEscalation: false,
@@ -186,6 +293,7 @@ export function statefulSetFor(rr: RedisReplication, input: StatefulSetInput): V
           { name: 'config', mountPath: CONFIG_DIR, readOnly: true },
           { name: 'internal', mountPath: SECRET_DIR, readOnly: true },
           { name: 'data', mountPath: DATA_DIR },
+          ...(startsAfterRestore(rr, input.restore) ? [{ name: 'restore-start', mountPath: RESTORE_START_DIR }] : []),
         ],
       },
     ],
@@ -193,6 +301,7 @@ export function statefulSetFor(rr: RedisReplication, input: StatefulSetInput): V
       { name: 'config', configMap: { name: names.configMap } },
       { name: 'internal', secret: { secretName: names.internalSecret, items: [{ key: REPLICATION_AUTH_FILE, path: REPLICATION_AUTH_FILE }], defaultMode: 0o400 } },
       ...dataVolume(rr),
+      ...restoreVolumes(rr, input.restore),
     ],
     // Without an fsGroup the Secret's files are root's with mode 0400, which redis-server (uid 999) cannot read: it
     // would refuse to start (`can't open config file '/etc/redis-secret/replication-auth.conf': Permission denied`).

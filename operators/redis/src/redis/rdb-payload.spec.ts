@@ -16,6 +16,24 @@ function feed(parser: RdbPayloadParser, bytes: Buffer, size: number): { payload:
   return { payload: Buffer.concat(parts), done };
 }
 
+/**
+ * As {@link feed}, but every chunk is read into the same buffer, the step's payload copied out at once and the buffer
+ * then overwritten, as a socket reading into one buffer does: a parser that kept a view of a chunk would lose bytes.
+ */
+function feedReusing(parser: RdbPayloadParser, bytes: Buffer, size: number): { payload: Buffer; done: boolean } {
+  const reused = Buffer.alloc(size);
+  const parts: Buffer[] = [];
+  let done = false;
+  for (let i = 0; i < bytes.length; i += size) {
+    const n = bytes.copy(reused, 0, i, i + size);
+    const step = parser.push(reused.subarray(0, n));
+    parts.push(...step.payload.map((p) => Buffer.from(p)));
+    done = step.done;
+    reused.fill(0x2a);
+  }
+  return { payload: Buffer.concat(parts), done };
+}
+
 describe('RdbPayloadParser', () => {
   const replies = '+OK\r\n+OK\r\n';
 
@@ -32,6 +50,13 @@ describe('RdbPayloadParser', () => {
       const wire = Buffer.concat([Buffer.from(`${replies}\n$EOF:${MARK}\r\n`, 'latin1'), RDB, Buffer.from(MARK, 'latin1')]);
       expect(feed(parser, wire, size)).toEqual({ payload: RDB, done: true });
       expect(parser.announcedLength).toBeUndefined();
+    });
+
+    it(`keeps no view of a chunk, so a caller may read every chunk into one buffer (chunks of ${size})`, () => {
+      const diskless = Buffer.concat([Buffer.from(`${replies}\n$EOF:${MARK}\r\n`, 'latin1'), RDB, Buffer.from(MARK, 'latin1')]);
+      expect(feedReusing(new RdbPayloadParser(2), diskless, size)).toEqual({ payload: RDB, done: true });
+      const sized = Buffer.concat([Buffer.from(`${replies}\n\n$${RDB.length}\r\n`, 'latin1'), RDB]);
+      expect(feedReusing(new RdbPayloadParser(2), sized, size)).toEqual({ payload: RDB, done: true });
     });
   }
 

@@ -30,7 +30,10 @@ type State =
 /**
  * Parses the server's bytes after the client sent commands whose `expectedReplies` status replies come before the
  * RDB (e.g. AUTH, REPLCONF, and PSYNC's `+FULLRESYNC`; `SYNC` itself has none). Each `+…` reply is accepted; a `-…` reply throws {@link RdbProtocolError} with the server's message.
- * Holds back at most 40 bytes of a diskless payload (the end mark may span chunks), never more.
+ * Holds back at most 40 bytes of a diskless payload (the end mark may span chunks), never more, and those as a copy:
+ * it keeps no reference to a chunk after {@link RdbPayloadParser.push} returns, so a caller may read every chunk into
+ * the same buffer (the payload of a step is then valid until the next read). The payload is never copied or
+ * concatenated: a step's pieces are views of the chunk, and of the held-back bytes.
  */
 export class RdbPayloadParser {
   #state: State;
@@ -49,6 +52,7 @@ export class RdbPayloadParser {
   /** Feeds one chunk; throws {@link RdbProtocolError} on a refusal or malformed framing. */
   push(chunk: Buffer): RdbParseStep {
     const payload: Buffer[] = [];
+    if (this.#state.kind === 'marked' && chunk.length >= EOF_MARK_LENGTH) return this.#pushMarked(this.#state.mark, chunk, payload);
     this.#buffer = this.#buffer.length === 0 ? chunk : Buffer.concat([this.#buffer, chunk]);
     for (;;) {
       const state = this.#state;
@@ -62,7 +66,8 @@ export class RdbPayloadParser {
         while (start < this.#buffer.length && this.#buffer[start] === 0x0a) start++;
         const end = this.#buffer.indexOf('\r\n', start);
         if (end < 0) {
-          this.#buffer = this.#buffer.subarray(start);
+          // A copy: the caller may reuse the chunk (a reply line is short).
+          this.#buffer = Buffer.from(this.#buffer.subarray(start));
           return { payload, done: false };
         }
         const line = this.#buffer.subarray(start, end).toString('latin1');
@@ -88,21 +93,33 @@ export class RdbPayloadParser {
         continue;
       }
       // Diskless: everything but the last 40 bytes is payload until the buffer ends with the mark.
-      const mark = state.mark;
-      const endsWithMark = this.#buffer.length >= EOF_MARK_LENGTH && this.#buffer.subarray(this.#buffer.length - EOF_MARK_LENGTH).equals(mark);
-      if (endsWithMark) {
-        if (this.#buffer.length > EOF_MARK_LENGTH) payload.push(this.#buffer.subarray(0, this.#buffer.length - EOF_MARK_LENGTH));
+      if (this.#buffer.length >= EOF_MARK_LENGTH) {
+        const rest = this.#buffer;
         this.#buffer = Buffer.alloc(0);
-        this.#state = { kind: 'done' };
-        return { payload, done: true };
+        return this.#pushMarked(state.mark, rest, payload);
       }
-      const release = this.#buffer.length - EOF_MARK_LENGTH;
-      if (release > 0) {
-        payload.push(this.#buffer.subarray(0, release));
-        this.#buffer = Buffer.from(this.#buffer.subarray(release));
-      }
+      // Fewer than 40 bytes: the end mark, or part of it, may be among them; kept as a copy.
+      this.#buffer = Buffer.from(this.#buffer);
       return { payload, done: false };
     }
+  }
+
+  /**
+   * A diskless chunk of at least 40 bytes: the held-back bytes and all of the chunk but its last 40 bytes are
+   * payload, passed on as they are; the last 40 are the end mark, or held back (copied) until the next chunk.
+   */
+  #pushMarked(mark: Buffer, chunk: Buffer, payload: Buffer[]): RdbParseStep {
+    if (this.#buffer.length > 0) payload.push(this.#buffer);
+    const release = chunk.length - EOF_MARK_LENGTH;
+    if (release > 0) payload.push(chunk.subarray(0, release));
+    const tail = chunk.subarray(release);
+    if (tail.equals(mark)) {
+      this.#buffer = Buffer.alloc(0);
+      this.#state = { kind: 'done' };
+      return { payload, done: true };
+    }
+    this.#buffer = Buffer.from(tail);
+    return { payload, done: false };
   }
 }
 

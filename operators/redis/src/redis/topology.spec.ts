@@ -169,6 +169,28 @@ describe('decideTopology: failover on a VirtualClock', () => {
     expect(conditionOf(decision, 'FailoverInProgress')).toMatchObject({ status: 'False' });
   });
 
+  it('counts the time a frozen primary was given to answer, and asks to look again so that the next wait ends at the deadline', () => {
+    const frozen = (): MemberObservation[] => {
+      const members = healthy([100, 90, 80]);
+      members[0] = { ...member(0, undefined, 'primary'), unansweredForMs: 1_000 };
+      return members;
+    };
+    // Asked at 0, silent until 1,000: down 1,000 ms; the next ask should start at 4,000 to end at 5,000.
+    const first = decideTopology({ members: frozen(), memory: { primary: 'cache-0', unreachableSince: {} }, failover: FAILOVER, now: 0 });
+    expect(first.memory.unreachableSince).toEqual({ 'cache-0': 0 });
+    expect(first.requeueAfterMs).toBe(3_000);
+    expect(conditionOf(first, 'Ready')).toMatchObject({ status: 'False', reason: 'PrimaryUnavailable' });
+    expect(first.conditions.find((c) => c.type === 'Ready')?.message).toContain('has not answered for 1000 ms');
+    // Asked at 4,000 and silent until 5,000: downAfterMilliseconds is up, the best replica is promoted.
+    const second = decideTopology({ members: frozen(), memory: first.memory, failover: FAILOVER, now: 4_000 });
+    expect(second.primary).toBe('cache-1');
+    expect(second.failoverStarted).toBe(true);
+    // A refused connection (no wait) proves silence only until it was refused.
+    const refused = decideTopology({ members: frozen().map((m) => (m.pod === 'cache-0' ? { ...m, unansweredForMs: 2 } : m)), memory: first.memory, failover: FAILOVER, now: 4_000 });
+    expect(refused.actions).toEqual([]);
+    expect(refused.requeueAfterMs).toBe(996);
+  });
+
   it('promotes the replica with the highest offset after downAfterMilliseconds, repoints the other, moves labels', async () => {
     const decision = await primaryDownFor(5_000, [100, 80, 95]);
     expect(decision.primary).toBe('cache-2');

@@ -8,8 +8,10 @@
  *    a lost memory) the best reachable primary by {@link compareCandidates}: data before no data, then highest
  *    replication offset, then lowest ordinal. The labelled primary wins over a higher offset because it is the
  *    one the primary Service has been sending writes to.
- * 2. A primary that does not answer is waited for `downAfterMilliseconds` (measured on the caller's clock from
- *    the first step that saw it unreachable); after that, when failover is enabled, the best reachable member
+ * 2. A primary that does not answer is waited for `downAfterMilliseconds`, measured on the caller's clock from
+ *    when the first step that saw it unreachable asked it, to when the latest step gave up on it (`now` plus that
+ *    step's {@link MemberObservation.unansweredForMs}: a frozen member was still silent then); the step before
+ *    the deadline asks to be run again so that its own wait for an answer ends at the deadline. After that, when failover is enabled, the best reachable member
  *    by the same order is promoted. A member without data is never chosen over one with data. With nothing
  *    reachable, or failover disabled, nothing is done: the status says `PrimaryUnavailable`.
  * 3. A primary that answers but restarted empty (offset 0, no keys) while a replica still holds keys has lost
@@ -50,6 +52,11 @@ export interface MemberObservation {
   readonly info?: MemberInfo;
   /** Why it could not be asked (no secrets), for status messages. */
   readonly error?: string;
+  /**
+   * Without `info`: how long after `now` the member was given to answer before the step gave up on it (the
+   * deadline of a frozen member; about 0 for a refused connection). Absent counts as 0.
+   */
+  readonly unansweredForMs?: number;
 }
 
 /** Failover settings with defaults applied. */
@@ -149,8 +156,13 @@ export interface TopologyDecision {
   readonly events: readonly TopologyEvent[];
   /** True when this step started a promotion (the reconciler sets `lastFailoverTime`). */
   readonly failoverStarted: boolean;
-  /** Set while waiting for `downAfterMilliseconds`: when to look again. */
+  /**
+   * Set while waiting for `downAfterMilliseconds`: when to ask again so that the next wait for the primary's answer
+   * ends at the deadline.
+   */
   readonly requeueAfterMs?: number;
+  /** With `requeueAfterMs`: how long this step waited for the primary's answer (see {@link MemberObservation.unansweredForMs}). */
+  readonly primaryAskMs?: number;
 }
 
 /** Condition reasons this module reports. */
@@ -237,6 +249,8 @@ interface Choice {
   readonly primary?: MemberObservation;
   readonly failoverFrom?: MemberObservation;
   readonly waitMs?: number;
+  /** With `waitMs`: how long the primary was waited for in this step. */
+  readonly askMs?: number;
   readonly events: TopologyEvent[];
   readonly unavailable?: string;
 }
@@ -269,11 +283,14 @@ function choosePrimary(input: TopologyInput, unreachableSince: Readonly<Record<s
   }
 
   const since = unreachableSince[current.pod] ?? now;
-  const down = now - since;
+  // Silent from when it was first asked until this step gave up waiting for it.
+  const window = current.unansweredForMs ?? 0;
+  const down = now + window - since;
   const why = current.error === undefined ? '' : `: ${current.error}`;
   if (!failover.enabled) return { current, events, unavailable: `primary ${current.pod} does not answer${why}; failover is disabled` };
   if (down < failover.downAfterMilliseconds) {
-    return { current, events, unavailable: `primary ${current.pod} has not answered for ${down} ms${why}`, waitMs: failover.downAfterMilliseconds - down };
+    // Look again so that the next wait for an answer (as long as this one) ends when downAfterMilliseconds is up.
+    return { current, events, unavailable: `primary ${current.pod} has not answered for ${down} ms${why}`, waitMs: Math.max(0, failover.downAfterMilliseconds - down - window), askMs: window };
   }
   const candidate = best(others);
   if (candidate === undefined) return { current, events, unavailable: `primary ${current.pod} and every other member do not answer` };
@@ -451,6 +468,6 @@ export function decideTopology(input: TopologyInput): TopologyDecision {
     conditions,
     events,
     failoverStarted: choice.failoverFrom !== undefined && chosen !== undefined,
-    ...(choice.waitMs === undefined ? {} : { requeueAfterMs: choice.waitMs }),
+    ...(choice.waitMs === undefined ? {} : { requeueAfterMs: choice.waitMs, primaryAskMs: choice.askMs ?? 0 }),
   };
 }

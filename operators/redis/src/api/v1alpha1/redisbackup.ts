@@ -1,6 +1,6 @@
 /**
  * The RedisBackup kind: one snapshot of a RedisReplication, taken over the network from one member and streamed to
- * object storage under a key of its own. One-shot: the spec cannot change.
+ * object storage or into a PersistentVolumeClaim under a key of its own. One-shot: the spec cannot change.
  */
 import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
@@ -26,8 +26,50 @@ export const S3DestinationSchema = Type.Object(
       },
       { description: 'The Secret with the S3 credentials (never copied into status, Events or logs).' },
     ),
+    caSecretRef: Type.Optional(
+      Type.Object(
+        {
+          name: Type.String({ description: 'A Secret in this namespace.', minLength: 1, maxLength: 253 }),
+          key: Type.Optional(Type.String({ description: 'Its key holding the PEM certificates. Default ca.crt.', default: 'ca.crt', minLength: 1 })),
+        },
+        { description: "PEM CA certificates an https endpoint's certificate must chain to, instead of the bundled public CAs." },
+      ),
+    ),
   },
   { description: 'An S3-compatible bucket the backup is streamed into (multipart; the object appears only once complete).' },
+);
+
+/**
+ * A PersistentVolumeClaim destination: the RDB is written into the claim by a short-lived agent Pod (the operator's
+ * own image) that mounts it, as `<path>/<namespace>/<replication>/<UTC yyyymmddhhmmss>-<uid>.rdb`, published only
+ * once complete and never over an existing file.
+ */
+export const VolumeDestinationSchema = Type.Object(
+  {
+    claimName: Type.String({ description: 'A PersistentVolumeClaim in this namespace; the agent Pod mounts it read-write.', minLength: 1, maxLength: 253 }),
+    path: Type.Optional(
+      Type.String({
+        description: 'The directory inside the claim backups go under (created when absent). Default /.',
+        default: '/',
+        maxLength: 512,
+        // Segments start with a letter, digit or underscore: no `.` or `..`, nothing outside the claim.
+        pattern: '^/?([A-Za-z0-9_][A-Za-z0-9._-]*/?)*$',
+      }),
+    ),
+  },
+  { description: 'A PersistentVolumeClaim the backup is written into.' },
+);
+
+/**
+ * Where a backup goes: exactly one of `s3` and `volume`. Shared by RedisBackup and the backup schedule of a
+ * RedisReplication (keep the name: both embed this one schema).
+ */
+export const BackupDestinationSchema = Type.Object(
+  { s3: Type.Optional(S3DestinationSchema), volume: Type.Optional(VolumeDestinationSchema) },
+  {
+    description: 'Where the backup goes: exactly one of s3 and volume.',
+    'x-kubernetes-validations': [{ rule: 'has(self.s3) != has(self.volume)', message: 'exactly one of destination.s3 and destination.volume must be set' }],
+  },
 );
 
 /** The desired state of a RedisBackup. */
@@ -43,12 +85,18 @@ export const RedisBackupSpec = Type.Object(
         default: 'PreferReplica',
       }),
     ),
-    destination: Type.Object({ s3: S3DestinationSchema }, { description: 'Where the backup goes.' }),
+    destination: BackupDestinationSchema,
     deletionPolicy: deletionPolicy('Retain'),
   },
   {
     description: 'RedisBackupSpec is one backup of a RedisReplication. One-shot: create a new RedisBackup for another backup.',
-    'x-kubernetes-validations': [{ rule: 'self == oldSelf', message: 'a RedisBackup is one-shot: its spec is immutable (create a new one)' }],
+    'x-kubernetes-validations': [
+      { rule: 'self == oldSelf', message: 'a RedisBackup is one-shot: its spec is immutable (create a new one)' },
+      {
+        rule: "!has(self.destination.volume) || !has(self.deletionPolicy) || self.deletionPolicy != 'Delete'",
+        message: 'deletionPolicy Delete is not supported for a volume destination: the file stays in the claim (delete it from a Pod that mounts the claim)',
+      },
+    ],
   },
 );
 
@@ -65,7 +113,7 @@ export const RedisBackupStatus = Type.Object(
     replicationOffset: Type.Optional(Type.Integer({ description: 'The replication offset the snapshot is consistent with.' })),
     sizeBytes: Type.Optional(Type.Integer({ description: 'Size of the RDB.' })),
     sha256: Type.Optional(Type.String({ description: 'SHA-256 of the RDB (lower-case hex); a restore checks it.' })),
-    location: Type.Optional(Type.String({ description: 'Where the backup is: s3://<bucket>/<key>. Chosen when it starts, never reused.' })),
+    location: Type.Optional(Type.String({ description: 'Where the backup is: s3://<bucket>/<key> or pvc://<claimName>/<key>. Chosen when it starts, never reused.' })),
     startTime: Type.Optional(Type.String({ description: 'When the snapshot was started.', format: 'date-time' })),
     completionTime: Type.Optional(Type.String({ description: 'When it succeeded or failed.', format: 'date-time' })),
   },
@@ -82,7 +130,7 @@ export const redisBackups = defineCustomResource({
   shortNames: ['rb'],
   categories: ['redis'],
   scope: 'Namespaced',
-  description: 'A RedisBackup is one snapshot of a RedisReplication, streamed from one member to object storage under its own key.',
+  description: 'A RedisBackup is one snapshot of a RedisReplication, streamed from one member to object storage or a volume claim under its own key.',
   spec: RedisBackupSpec,
   status: RedisBackupStatus,
   printerColumns: [
@@ -97,5 +145,9 @@ export const redisBackups = defineCustomResource({
 export type RedisBackup = ResourceOf<typeof redisBackups>;
 /** A RedisBackup's spec. */
 export type RedisBackupSpec = Static<typeof RedisBackupSpec>;
+/** A backup's destination (exactly one of `s3` and `volume`). */
+export type BackupDestination = Static<typeof BackupDestinationSchema>;
+/** A volume destination. */
+export type VolumeDestination = Static<typeof VolumeDestinationSchema>;
 /** A RedisBackup's status. */
 export type RedisBackupStatus = Static<typeof RedisBackupStatus>;

@@ -6,6 +6,8 @@ import type { Static } from '@sinclair/typebox';
 import { defineCustomResource } from '@domain-operators/reconcile';
 import type { ResourceOf } from '@domain-operators/reconcile';
 import { ConditionsSchema, GROUP, SecretKeyRefSchema, VERSION } from './common.ts';
+import { RestoreSchema } from './restore.ts';
+import { BackupScheduleSchema, BackupScheduleStatusSchema } from './backup-schedule.ts';
 
 /**
  * redis.conf parameters the operator sets itself (listening address, data directory, users, replication):
@@ -29,6 +31,10 @@ export const MANAGED_CONFIG_KEYS = [
   'unixsocket',
   'pidfile',
   'supervised',
+  'min-replicas-to-write',
+  'min-replicas-max-lag',
+  'min-slaves-to-write',
+  'min-slaves-max-lag',
 ] as const;
 
 const Quantity = Type.Union([Type.Integer(), Type.String()], { description: 'A Kubernetes quantity, e.g. 100m, 256Mi or 1.' });
@@ -111,11 +117,36 @@ export const RedisReplicationSpec = Type.Object(
         {
           enabled: Type.Boolean({ description: 'Promote a replica when the primary fails. When false the operator only reports it.', default: true }),
           downAfterMilliseconds: Type.Integer({ description: 'How long the primary must not answer before a replica is promoted.', minimum: 500, default: 5000 }),
+          minReplicasToWrite: Type.Optional(
+            Type.Integer({
+              description:
+                'Write fencing: a primary refuses writes (NOREPLICAS) while fewer than this many replicas are linked with an ' +
+                'acknowledgement within minReplicasMaxLagSeconds (Redis min-replicas-to-write, set on every member, since any may ' +
+                'become primary). 0 (the default) turns fencing off. At most replicas - 1.',
+              minimum: 0,
+              maximum: 99,
+              default: 0,
+            }),
+          ),
+          minReplicasMaxLagSeconds: Type.Optional(
+            Type.Integer({
+              description:
+                'With minReplicasToWrite: how recent (seconds) a replica\'s last acknowledgement must be for it to count (Redis ' +
+                'min-replicas-max-lag; default 10, as in Redis). A primary cut off from its replicas keeps taking writes for up to ' +
+                'this long (plus about 1 s) after it last heard from them, and those writes are lost when it is demoted; below ' +
+                'downAfterMilliseconds / 1000 it stops before a replica is promoted.',
+              minimum: 1,
+              maximum: 3600,
+              default: 10,
+            }),
+          ),
         },
-        { description: 'Automatic failover.', default: { enabled: true, downAfterMilliseconds: 5000 } },
+        { description: 'Automatic failover and write fencing.', default: { enabled: true, downAfterMilliseconds: 5000, minReplicasToWrite: 0, minReplicasMaxLagSeconds: 10 } },
       ),
     ),
     podTemplate: Type.Optional(PodTemplateSchema),
+    restore: Type.Optional(RestoreSchema),
+    backup: Type.Optional(BackupScheduleSchema),
   },
   {
     description: 'RedisReplicationSpec is the desired state of a RedisReplication.',
@@ -141,6 +172,9 @@ export const RedisReplicationStatus = Type.Object(
     members: Type.Optional(Type.Array(MemberSchema, { description: 'Every member, in ordinal order.' })),
     readyReplicas: Type.Optional(Type.Integer({ description: 'Members serving correctly: the primary when it answers plus replicas linked to it.' })),
     lastFailoverTime: Type.Optional(Type.String({ description: 'When a replica was last promoted (RFC 3339).', format: 'date-time' })),
+    restoredFrom: Type.Optional(Type.String({ description: 'Set once spec.restore is done: the RDB the first member started from (s3://<bucket>/<key> or pvc://<claim>/<path>).' })),
+    restoredKeys: Type.Optional(Type.Integer({ description: 'The key count the primary reported when the restore was done.', minimum: 0 })),
+    backup: Type.Optional(BackupScheduleStatusSchema),
   },
   { description: 'RedisReplicationStatus is the observed state of a RedisReplication.' },
 );
@@ -163,7 +197,19 @@ export const redisReplications = defineCustomResource({
     { name: 'Ready', type: 'integer', jsonPath: '.status.readyReplicas' },
     { name: 'Primary', type: 'string', jsonPath: '.status.primary' },
   ],
-  validations: [{ rule: '!has(oldSelf.storage) == !has(self.storage) && (!has(self.storage) || self.storage == oldSelf.storage)', message: 'storage is immutable', fieldPath: '.storage' }],
+  validations: [
+    {
+      rule: '!has(self.failover) || !has(self.failover.minReplicasToWrite) || self.failover.minReplicasToWrite <= self.replicas - 1',
+      message: 'failover.minReplicasToWrite must be at most replicas - 1: a primary waiting for more replicas than exist refuses every write',
+      fieldPath: '.failover.minReplicasToWrite',
+    },
+    { rule: '!has(oldSelf.storage) == !has(self.storage) && (!has(self.storage) || self.storage == oldSelf.storage)', message: 'storage is immutable', fieldPath: '.storage' },
+    {
+      rule: 'has(self.restore) == has(oldSelf.restore) && (!has(self.restore) || self.restore == oldSelf.restore)',
+      message: 'restore is accepted only when the RedisReplication is created: it cannot be added, changed or removed later (create a new RedisReplication to restore)',
+      fieldPath: '.restore',
+    },
+  ],
 });
 
 /** A RedisReplication object. */
