@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { KubernetesObject, V1ClusterRole, V1Deployment, V1Role, V1PolicyRule } from '@kubernetes/client-node';
 import { parseManagerOptions } from '@domain-operators/reconcile';
@@ -27,6 +27,9 @@ const EXPECTED_RULES: Readonly<Record<string, readonly V1PolicyRule[]>> = {
       'opensearchroles',
       'opensearchrolebindings',
       'opensearchusers',
+      'opensearchactiongroups',
+      'opensearchtenants',
+      'opensearchdatastreams',
       'opensearchsnapshotrepositories',
       'opensearchsnapshotpolicies',
       'opensearchsnapshotrestores',
@@ -37,13 +40,28 @@ const EXPECTED_RULES: Readonly<Record<string, readonly V1PolicyRule[]>> = {
   ],
   redis: [
     ...customResourceRules('redis.domain-operators.io', ['redisreplications', 'redisusers', 'redisbackups']),
+    { apiGroups: ['redis.domain-operators.io'], resources: ['redisbackups'], verbs: ['create', 'delete'] },
     { apiGroups: ['apps'], resources: ['statefulsets'], verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'] },
     { apiGroups: [''], resources: ['services', 'configmaps', 'secrets'], verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'] },
-    { apiGroups: [''], resources: ['pods'], verbs: ['get', 'list', 'watch', 'patch'] },
+    { apiGroups: [''], resources: ['pods'], verbs: ['get', 'list', 'watch', 'create', 'patch', 'delete'] },
+    { apiGroups: [''], resources: ['persistentvolumeclaims'], verbs: ['get'] },
     { apiGroups: ['policy'], resources: ['poddisruptionbudgets'], verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'] },
     { apiGroups: ['events.k8s.io'], resources: ['events'], verbs: ['create', 'patch'] },
     { apiGroups: [''], resources: ['events'], verbs: ['get', 'list', 'watch'] },
   ],
+};
+
+const LEASE_RULE: V1PolicyRule = { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get', 'create', 'update'] };
+
+/** The Role in the release namespace: the Lease, and what an operator keeps there of its own (Kafka: the claims ledger). */
+const EXPECTED_NAMESPACED_RULES: Readonly<Record<string, readonly V1PolicyRule[]>> = {
+  kafka: [
+    LEASE_RULE,
+    { apiGroups: [''], resources: ['configmaps'], verbs: ['create'] },
+    { apiGroups: [''], resources: ['configmaps'], resourceNames: ['kafka-operator-create-claims'], verbs: ['get', 'update'] },
+  ],
+  opensearch: [LEASE_RULE],
+  redis: [LEASE_RULE],
 };
 
 function customResourceRules(group: string, plurals: readonly string[]): V1PolicyRule[] {
@@ -56,8 +74,11 @@ function customResourceRules(group: string, plurals: readonly string[]): V1Polic
 
 describe.each(CHARTS)('chart $name', (chart) => {
   it('renders the operator objects and nothing optional by default', async () => {
-    const kinds = (await renderChart(chart)).map((o) => o.kind).sort();
-    expect(kinds).toEqual(['ClusterRole', 'ClusterRoleBinding', 'Deployment', 'Role', 'RoleBinding', 'Service', 'ServiceAccount']);
+    // Distinct kinds: a chart may ship several admission policies (the OpenSearch chart has one per rule set).
+    const kinds = [...new Set((await renderChart(chart)).map((o) => o.kind))].sort();
+    // A chart that ships admission policies (issue #20) has them on by default.
+    const admission = existsSync(join(chart.dir, 'templates/admission-policies.yaml')) ? ['ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding'] : [];
+    expect(kinds).toEqual(['ClusterRole', 'ClusterRoleBinding', 'Deployment', 'Role', 'RoleBinding', 'Service', 'ServiceAccount', ...admission]);
   });
 
   it('runs the operator under Pod Security "restricted", with probes, resources and POD_NAMESPACE', async () => {
@@ -116,7 +137,7 @@ describe.each(CHARTS)('chart $name', (chart) => {
     expect(clusterRole.rules).toEqual(EXPECTED_RULES[chart.system]);
     const role: V1Role = singleOfKind(objects, 'Role');
     expect(role.metadata?.namespace).toBe('ops');
-    expect(role.rules).toEqual([{ apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get', 'create', 'update'] }]);
+    expect(role.rules).toEqual(EXPECTED_NAMESPACED_RULES[chart.system]);
     for (const rule of [...(clusterRole.rules ?? []), ...(role.rules ?? [])]) {
       expect([...rule.verbs, ...(rule.resources ?? []), ...(rule.apiGroups ?? [])]).not.toContain('*');
     }

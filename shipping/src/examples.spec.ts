@@ -41,5 +41,16 @@ describe('referencesOf', () => {
         spec: { replicationRef: { name: 'cache' }, destination: { s3: { bucket: 'x', credentialsSecretRef: { name: 's3' } } } },
       } as KubernetesObject),
     ).toEqual(['Secret/t/s3', 'RedisReplication/t/cache']);
+    expect(
+      referencesOf({
+        apiVersion: 'redis.domain-operators.io/v1alpha1',
+        kind: 'RedisBackup',
+        metadata: { name: 'v', namespace: 't' },
+        spec: { replicationRef: { name: 'cache' }, destination: { volume: { claimName: 'backups', path: 'redis' } } },
+      } as KubernetesObject),
+    ).toEqual(['RedisReplication/t/cache', 'PersistentVolumeClaim/t/backups']);
+    const restored = (restore: unknown): KubernetesObject => ({ apiVersion: 'redis.domain-operators.io/v1alpha1', kind: 'RedisReplication', metadata: { name: 'r', namespace: 't' }, spec: { replicas: 1, restore } }) as KubernetesObject;
+    expect(referencesOf(restored({ backupRef: { name: 'snap' } }))).toEqual(['RedisBackup/t/snap']);
+    expect(referencesOf(restored({ s3: { bucket: 'x', key: 'k', sha256: 'a', credentialsSecretRef: { name: 's3' } } }))).toEqual(['Secret/t/s3']);
   });
 });
