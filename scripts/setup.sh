@@ -2,7 +2,8 @@
 # Installs everything the project needs on a fresh machine. Idempotent; safe to run again.
 #   - Debian packages: redis-server (testenv's standalone Redis), openssl (test PKI), shellcheck (actionlint checks
 #     the workflows' shell steps with it, and shipping:lint the scripts they run), and for testenv's node: runc, the
-#     CNI plugins (containernetworking-plugins), iptables and conntrack (kube-proxy). The images the node runs are
+#     CNI plugins (containernetworking-plugins), iptables and conntrack (kube-proxy), busybox-static (a stand-in
+#     binary for testenv's image test). The images the node runs are
 #     built from Debian packages that `apt-get download` fetches, so the package lists must be there too.
 #   - helm (chart validation and the e2e harness) and actionlint (workflow checks), built with `go install` into the
 #     shared build cache.
@@ -17,6 +18,8 @@ command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
 command -v openssl >/dev/null 2>&1 || need+=(openssl)
 command -v shellcheck >/dev/null 2>&1 || need+=(shellcheck)
 command -v runc >/dev/null 2>&1 || need+=(runc)
+# testenv's image integration test packs busybox-static's /bin/busybox where the node's Go programs go.
+[ -x /bin/busybox ] || need+=(busybox-static)
 [ -x /usr/lib/cni/bridge ] || need+=(containernetworking-plugins)
 command -v iptables >/dev/null 2>&1 || need+=(iptables)
 command -v conntrack >/dev/null 2>&1 || need+=(conntrack)

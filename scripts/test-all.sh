@@ -31,6 +31,8 @@ finish() {
 trap finish EXIT
 
 nx run-many -t lint typecheck test build --outputStyle=static --skipNxCache
+# The release's own checks without its pushes (ADR 0027): versions, chart packages, default images, CRD bundles.
+nx run shipping:release-dry-run --outputStyle=static --skipNxCache
 # A failed prepare is not fatal here: `up` builds what is missing and fails with the build's own error.
 if wait "$prepare_pid"; then cat .reports/testenv-prepare.log; else
   echo "testenv prepare failed; testenv up will build again:"; tail -n 20 .reports/testenv-prepare.log
