@@ -139,22 +139,26 @@ export { CrdError, immutable, toStructuralSchema } from './crd/crd-schema.ts';
 export type { StructuralSchema, ValidationRule } from './crd/crd-schema.ts';
 export { renderCrdFiles, renderCrdYaml, runCrdWriter, staleCrdFiles, writeCrdFiles } from './crd/crd-writer.ts';
 export type { CrdDirectoryOptions, CrdFile, CrdRenderOptions, CrdWriterIo, StaleCrdFile } from './crd/crd-writer.ts';
-export { APPLIES_EXPRESSION, defineConnectionPolicy, policyObjects, SPEC_WRITE_EXPRESSION } from './admission/admission-policy.ts';
+export { APPLIES_EXPRESSION, defineConnectionPolicy, defineObjectPolicy, policyObjects, SPEC_WRITE_EXPRESSION } from './admission/admission-policy.ts';
 export type {
+  AdmissionPolicy,
+  AdmissionPolicyOptions,
   AdmissionValidation,
   AdmissionVariable,
-  ConnectionPolicy,
+  ConnectionKind,
   ConnectionPolicyOptions,
   PolicyObjectOptions,
   ValidatingAdmissionPolicy,
   ValidatingAdmissionPolicyBinding,
+  ValidationAction,
   ValidationActions,
 } from './admission/admission-policy.ts';
+export { admissionTypes } from './admission/admission-types.ts';
 export { celRenderedPrefix, celSelectorMatches, celString, celStringList } from './admission/cel.ts';
 export { renderAdmissionTemplate, runAdmissionTemplate } from './admission/admission-template.ts';
 export type { AdmissionTemplateIo } from './admission/admission-template.ts';
-export { CASE_NAMESPACE, caseDisagreements, withNamespace } from './admission/admission-case.ts';
-export type { AdmissionCase, AdmissionCaseTable, CaseVerdict } from './admission/admission-case.ts';
+export { CASE_CONNECTION, CASE_NAMESPACE, caseDisagreements, fillCase } from './admission/admission-case.ts';
+export type { AdmissionCase, AdmissionCaseTable, CaseNames, CaseVerdict } from './admission/admission-case.ts';
 // Schedules: five-field cron expressions read in an IANA time zone, and the slots they give (next, latest); pure.
 export { CronSchedule, parseSchedule } from './schedule/cron.ts';
 export type { ScheduleResult } from './schedule/cron.ts';

@@ -1,9 +1,10 @@
-// Tenancy rules at admission (issue #20, ADR 0029): a ValidatingAdmissionPolicy per rule set whose parameter is the
-// connection the object names in `spec.connectionRef`, and its binding. Pure: builds objects, talks to nothing.
+// Rules at admission (issue #20, ADR 0029): a ValidatingAdmissionPolicy per rule set and its binding. A connection
+// policy's parameter is the connection the object names in `spec.connectionRef`; an object policy has none and judges
+// the object alone. Pure: builds objects, talks to nothing.
 
 /** One rule of a policy: `expression` is true when the object is allowed; `messageExpression` says why not. */
 export interface AdmissionValidation {
-  /** CEL, true = admitted. May use `object`, `params` (the connection), `namespaceObject` and `variables`. */
+  /** CEL, true = admitted. May use `object`, `oldObject`, `request`, `namespaceObject`, `variables` and, in a connection policy, `params` (the connection). */
   readonly expression: string;
   /** CEL string shown to the person applying, evaluated only when `expression` is false. */
   readonly messageExpression: string;
@@ -11,26 +12,41 @@ export interface AdmissionValidation {
   readonly reason?: 'Invalid';
 }
 
-/** A named CEL value the validations share (`variables.<name>`). */
+/** A named CEL value the validations share (`variables.<name>`); it may use the variables listed before it. */
 export interface AdmissionVariable {
   readonly name: string;
   readonly expression: string;
 }
 
-/** What {@link defineConnectionPolicy} needs. */
-export interface ConnectionPolicyOptions {
-  /** The policy's name without the release prefix, e.g. `opensearch-index-tenancy`. Lowercase, digits and `-`. */
+/** The connection kind a connection policy is parameterised by (cluster-scoped), its `paramKind`. */
+export interface ConnectionKind {
+  readonly apiVersion: string;
+  readonly kind: string;
+}
+
+/** What a policy judges and how: see {@link defineConnectionPolicy} and {@link defineObjectPolicy}. */
+export interface AdmissionPolicyOptions {
+  /** The policy's name without the release prefix, e.g. `opensearch-index`. Lowercase, digits and `-`. */
   readonly name: string;
   /** API group of the objects checked. */
   readonly group: string;
   /** Plural resource names in `group` the policy checks on CREATE and UPDATE. */
   readonly resources: readonly string[];
-  /** The connection kind (cluster-scoped), the policy's `paramKind`. */
-  readonly connection: { readonly apiVersion: string; readonly kind: string };
-  /** Variables evaluated before the validations (after the built-in `applies`). */
+  /** The connection kind; absent for a policy without a parameter. */
+  readonly connection?: ConnectionKind;
+  /** Variables evaluated before the validations (a connection policy's come after the built-in `applies`). */
   readonly variables?: readonly AdmissionVariable[];
+  /**
+   * CEL: the validations apply only where this holds, on top of a connection policy's `applies` (for instance "the
+   * connection selects the namespace", when an earlier validation of the same policy already refuses the rest). May
+   * use the variables. Absent: always.
+   */
+  readonly when?: string;
   readonly validations: readonly AdmissionValidation[];
 }
+
+/** The options of {@link defineConnectionPolicy}: a policy whose parameter is the object's connection. */
+export type ConnectionPolicyOptions = AdmissionPolicyOptions & { readonly connection: ConnectionKind };
 
 /** A ValidatingAdmissionPolicy (admissionregistration.k8s.io/v1) as a plain object. */
 export interface ValidatingAdmissionPolicy {
@@ -48,13 +64,16 @@ export interface ValidatingAdmissionPolicyBinding {
   readonly spec: Readonly<Record<string, unknown>>;
 }
 
-/** The actions a binding takes on a failed validation: refuse, or admit with a warning and an audit annotation. */
-export type ValidationActions = readonly ['Deny'] | readonly ['Warn', 'Audit'] | readonly ('Deny' | 'Warn' | 'Audit')[];
+/** What a binding does with a failed validation. */
+export type ValidationAction = 'Deny' | 'Warn' | 'Audit';
 
-/** A policy and its binding, before a name prefix and validation actions are chosen (see {@link policyObjects}). */
-export interface ConnectionPolicy {
+/** The actions a binding takes on a failed validation: refuse, or admit with a warning and an audit annotation. */
+export type ValidationActions = readonly ['Deny'] | readonly ['Warn', 'Audit'] | readonly ValidationAction[];
+
+/** A defined policy, before a name prefix and validation actions are chosen (see {@link policyObjects}). */
+export interface AdmissionPolicy {
   readonly name: string;
-  readonly options: ConnectionPolicyOptions;
+  readonly options: AdmissionPolicyOptions;
 }
 
 /**
@@ -65,18 +84,35 @@ export interface ConnectionPolicy {
  */
 export const APPLIES_EXPRESSION = "has(object.spec.connectionRef) && params.metadata.name == object.spec.connectionRef.name";
 
-/** The policy's match condition: a create, or an update that changes the spec of an object not being deleted. */
+/**
+ * Every policy's match condition: a create, or an update that changes the spec of an object not being deleted. The
+ * operator's own writes (finalizers, annotations) of an object admitted before the rules tightened must go through,
+ * or such an object could never be released; its spec is refused at the next change, and the operator reports it.
+ */
 export const SPEC_WRITE_EXPRESSION = "request.operation == 'CREATE' || (!has(object.metadata.deletionTimestamp) && (!has(oldObject.spec) || object.spec != oldObject.spec))";
 
 const NAME = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;
 
 /**
  * Defines a connection policy: its validations apply only when `params` is the object's own connection. Throws
- * when the name is not a DNS label or an expression holds `{{` (the chart template would read it as Helm). Pure.
+ * when the name is not a DNS label, there is no validation, or an expression holds `{{` (the chart template would
+ * read it as Helm). Pure.
  */
-export function defineConnectionPolicy(options: ConnectionPolicyOptions): ConnectionPolicy {
+export function defineConnectionPolicy(options: ConnectionPolicyOptions): AdmissionPolicy {
+  return define(options);
+}
+
+/**
+ * Defines an object policy: no parameter, its validations judge the object (and its namespace) alone; for what the
+ * operator refuses whatever the connection says. Throws as {@link defineConnectionPolicy}. Pure.
+ */
+export function defineObjectPolicy(options: Omit<AdmissionPolicyOptions, 'connection'>): AdmissionPolicy {
+  return define(options);
+}
+
+function define(options: AdmissionPolicyOptions): AdmissionPolicy {
   if (!NAME.test(options.name)) throw new Error(`policy name ${JSON.stringify(options.name)} must be lowercase letters, digits and -`);
-  const texts = [...(options.variables ?? []).map((v) => v.expression), ...options.validations.flatMap((v) => [v.expression, v.messageExpression])];
+  const texts = [...(options.variables ?? []).map((v) => v.expression), options.when ?? '', ...options.validations.flatMap((v) => [v.expression, v.messageExpression])];
   const templated = texts.find((text) => text.includes('{{') || text.includes('}}'));
   if (templated !== undefined) throw new Error(`policy ${options.name}: CEL may not contain {{ or }} (Helm would read it): ${templated}`);
   if (options.validations.length === 0) throw new Error(`policy ${options.name} has no validations`);
@@ -88,16 +124,23 @@ export interface PolicyObjectOptions {
   /** Prepended to each policy's name (`<prefix>-<name>`); `''` for none. */
   readonly namePrefix: string;
   readonly validationActions: ValidationActions;
+  /** The binding judges only namespaces with these labels (`matchResources.namespaceSelector`); absent: every namespace. */
+  readonly namespaceLabels?: Readonly<Record<string, string>>;
 }
 
 /**
  * The ValidatingAdmissionPolicy and ValidatingAdmissionPolicyBinding of `policy`: `failurePolicy: Fail`, matching
- * CREATE and UPDATE of its resources (spec writes only, {@link SPEC_WRITE_EXPRESSION}), parameterised by every object of the connection kind (`paramRef.selector: {}`,
- * `parameterNotFoundAction: Allow`), each validation guarded by {@link APPLIES_EXPRESSION}. Deterministic. Pure.
+ * CREATE and UPDATE of its resources (spec writes only, {@link SPEC_WRITE_EXPRESSION}). A connection policy is
+ * parameterised by every object of the connection kind (`paramRef.selector: {}`, `parameterNotFoundAction: Allow`),
+ * each validation guarded by {@link APPLIES_EXPRESSION} (and the policy's `when`). Deterministic. Pure.
  */
-export function policyObjects(policy: ConnectionPolicy, options: PolicyObjectOptions): [ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding] {
+export function policyObjects(policy: AdmissionPolicy, options: PolicyObjectOptions): [ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding] {
   const name = options.namePrefix === '' ? policy.name : `${options.namePrefix}-${policy.name}`;
   const o = policy.options;
+  const guards = [...(o.connection === undefined ? [] : ['variables.applies']), ...(o.when === undefined ? [] : [`(${o.when})`])];
+  const guard = guards.length === 1 ? guards.join('') : `(${guards.join(' && ')})`;
+  const guarded = (expression: string): string => (guards.length === 0 ? expression : `!${guard} || (${expression})`);
+  const variables = [...(o.connection === undefined ? [] : [{ name: 'applies', expression: APPLIES_EXPRESSION }]), ...(o.variables ?? []).map((v) => ({ name: v.name, expression: v.expression }))];
   return [
     {
       apiVersion: 'admissionregistration.k8s.io/v1',
@@ -105,16 +148,14 @@ export function policyObjects(policy: ConnectionPolicy, options: PolicyObjectOpt
       metadata: { name },
       spec: {
         failurePolicy: 'Fail',
-        paramKind: { apiVersion: o.connection.apiVersion, kind: o.connection.kind },
+        ...(o.connection === undefined ? {} : { paramKind: { apiVersion: o.connection.apiVersion, kind: o.connection.kind } }),
         matchConstraints: {
           resourceRules: [{ apiGroups: [o.group], apiVersions: ['*'], operations: ['CREATE', 'UPDATE'], resources: [...o.resources] }],
         },
-        // Only spec writes are judged: the operator's finalizer, label and annotation writes of an object admitted
-        // before the rules tightened go through, so it can still be released.
         matchConditions: [{ name: 'spec-write', expression: SPEC_WRITE_EXPRESSION }],
-        variables: [{ name: 'applies', expression: APPLIES_EXPRESSION }, ...(o.variables ?? []).map((v) => ({ name: v.name, expression: v.expression }))],
+        ...(variables.length === 0 ? {} : { variables }),
         validations: o.validations.map((v) => ({
-          expression: `!variables.applies || (${v.expression})`,
+          expression: guarded(v.expression),
           messageExpression: v.messageExpression,
           reason: v.reason ?? 'Invalid',
         })),
@@ -127,7 +168,8 @@ export function policyObjects(policy: ConnectionPolicy, options: PolicyObjectOpt
       spec: {
         policyName: name,
         validationActions: [...options.validationActions],
-        paramRef: { selector: {}, parameterNotFoundAction: 'Allow' },
+        ...(o.connection === undefined ? {} : { paramRef: { selector: {}, parameterNotFoundAction: 'Allow' } }),
+        ...(options.namespaceLabels === undefined ? {} : { matchResources: { namespaceSelector: { matchLabels: { ...options.namespaceLabels } } } }),
       },
     },
   ];

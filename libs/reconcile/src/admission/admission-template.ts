@@ -6,7 +6,7 @@ import { basename, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { stringify } from 'yaml';
-import type { ConnectionPolicy } from './admission-policy.ts';
+import type { AdmissionPolicy } from './admission-policy.ts';
 import { policyObjects } from './admission-policy.ts';
 
 const FULLNAME = 'ADMISSION_FULLNAME';
@@ -19,7 +19,7 @@ const LABELS = 'ADMISSION_LABELS';
  * `validationActions` taken from `.Values.admissionPolicies.validationActions`. `source` is shown in the header.
  * Deterministic. Pure.
  */
-export function renderAdmissionTemplate(policies: readonly ConnectionPolicy[], source: string): string {
+export function renderAdmissionTemplate(policies: readonly AdmissionPolicy[], source: string): string {
   const documents = policies.flatMap((policy) =>
     policyObjects(policy, { namePrefix: FULLNAME, validationActions: ['Deny'] }).map((object) => {
       const withTokens = {
@@ -50,7 +50,7 @@ export interface AdmissionTemplateIo {
 const USAGE = 'usage: node libs/reconcile/src/admission/admission-template.ts --module <module.ts exporting admissionPolicies> --out <file> [--check]';
 
 /**
- * The CLI: loads `--module` (which must export an array `admissionPolicies` of {@link ConnectionPolicy}) and writes
+ * The CLI: loads `--module` (which must export an array `admissionPolicies` of {@link AdmissionPolicy}) and writes
  * the template to `--out`, or with `--check` only compares. Resolves to the exit code: 0 written / up to date,
  * 1 stale, 2 usage or load error.
  */
@@ -64,11 +64,11 @@ export async function runAdmissionTemplate(argv: readonly string[], io: Admissio
     io.stderr(`${(err as Error).message}\n${USAGE}`);
     return 2;
   }
-  let policies: readonly ConnectionPolicy[];
+  let policies: readonly AdmissionPolicy[];
   try {
     const loaded = ((await import(pathToFileURL(args.module).href)) as Record<string, unknown>)['admissionPolicies'];
     if (!Array.isArray(loaded)) throw new Error(`${args.module} does not export an array "admissionPolicies"`);
-    policies = loaded as readonly ConnectionPolicy[];
+    policies = loaded as readonly AdmissionPolicy[];
   } catch (err) {
     io.stderr(`cannot load admission policies: ${err instanceof Error ? err.message : String(err)}`);
     return 2;

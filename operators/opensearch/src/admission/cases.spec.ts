@@ -1,4 +1,4 @@
-import { caseDisagreements, withNamespace } from '@domain-operators/reconcile';
+import { caseDisagreements, fillCase } from '@domain-operators/reconcile';
 import type { AdmissionCase, CaseVerdict } from '@domain-operators/reconcile';
 import { expect, it } from 'vitest';
 import { checkRole, checkUser, resolveName, tenancyFor } from '../opensearch/tenancy.ts';
@@ -9,9 +9,9 @@ const NAMESPACE = 'team-a';
 
 /** The operator's verdict on one case: the same functions its reconcilers call. */
 function operatorVerdict(c: AdmissionCase): CaseVerdict {
-  const result = tenancyFor(withNamespace(tenancyCases.tenancy, NAMESPACE), NAMESPACE);
+  const result = tenancyFor(fillCase(tenancyCases.tenancy, { namespace: NAMESPACE }), NAMESPACE);
   if (!result.ok) return result.violation.message;
-  const spec = withNamespace(c.spec, NAMESPACE);
+  const spec = fillCase(c.spec, { namespace: NAMESPACE });
   if (c.kind === 'OpenSearchIndex') {
     const name = resolveName(result.tenancy, 'index', c.name, spec['indexName'] as string | undefined);
     return name.ok ? undefined : name.violation.message;
@@ -23,6 +23,6 @@ function operatorVerdict(c: AdmissionCase): CaseVerdict {
 
 it('the operator tenancy checks decide every case of the shared table as the table says', () => {
   const verdicts = tenancyCases.cases.map(operatorVerdict);
-  expect(caseDisagreements('operator', tenancyCases.cases, verdicts, NAMESPACE)).toEqual([]);
+  expect(caseDisagreements('operator', tenancyCases.cases, verdicts, { namespace: NAMESPACE })).toEqual([]);
   expect(verdicts.filter((v) => v !== undefined)).toHaveLength(tenancyCases.cases.filter((c) => c.refused !== undefined).length);
 });

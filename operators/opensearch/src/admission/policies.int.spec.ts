@@ -9,14 +9,14 @@ const type = (kind: string, plural: string, namespaced = true) => resourceType({
 it('the admission policies decide every case of the shared table as the table says (real apiserver, dry-run create)', async () => {
   const client = await adminClient();
   await installCrds(client, 'opensearch');
-  const run = await runAdmissionCases({
+  const [run] = await runAdmissionCases({
     client,
     policies: admissionPolicies,
-    connectionType: type('OpenSearchConnection', 'opensearchconnections', false),
-    connectionSpec: { urls: ['https://opensearch.invalid:9200'], credentialsSecretRef: { namespace: 'default', name: 'none' } },
+    connection: { type: type('OpenSearchConnection', 'opensearchconnections', false), spec: { urls: ['https://opensearch.invalid:9200'], credentialsSecretRef: { namespace: 'default', name: 'none' } } },
     types: { OpenSearchIndex: type('OpenSearchIndex', 'opensearchindices'), OpenSearchRole: type('OpenSearchRole', 'opensearchroles'), OpenSearchUser: type('OpenSearchUser', 'opensearchusers') },
-    table: tenancyCases,
+    tables: [tenancyCases],
   });
-  expect(caseDisagreements('admission', tenancyCases.cases, run.verdicts, run.namespace)).toEqual([]);
+  if (run === undefined) throw new Error('no run');
+  expect(caseDisagreements('admission', tenancyCases.cases, run.verdicts, run)).toEqual([]);
   expect(run.verdicts.find((v) => v !== undefined)).toContain(`that OpenSearchConnection "${run.connection}" gives namespace "${run.namespace}"`);
 }, 90_000);

@@ -2,7 +2,7 @@
 // needs only the object, its namespace and its connection, as ValidatingAdmissionPolicies. The operator's checks
 // stay the guarantee; cases.ts holds the table both layers are tested against.
 import { celRenderedPrefix, celSelectorMatches, defineConnectionPolicy } from '@domain-operators/reconcile';
-import type { AdmissionVariable, ConnectionPolicy } from '@domain-operators/reconcile';
+import type { AdmissionVariable, AdmissionPolicy } from '@domain-operators/reconcile';
 
 const GROUP = 'opensearch.domain-operators.io';
 const CONNECTION = { apiVersion: `${GROUP}/v1alpha1`, kind: 'OpenSearchConnection' } as const;
@@ -75,4 +75,4 @@ const userBackendRoles = defineConnectionPolicy({
 });
 
 /** The policies rendered into charts/opensearch-operator/templates/admission-policies.yaml. */
-export const admissionPolicies: readonly ConnectionPolicy[] = [namespaceSelected, indexName, roleIndexPatterns, userBackendRoles];
+export const admissionPolicies: readonly AdmissionPolicy[] = [namespaceSelected, indexName, roleIndexPatterns, userBackendRoles];
