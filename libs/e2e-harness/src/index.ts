@@ -48,3 +48,5 @@ export { counterIncrease, cpuSecondsFromStat, cpuSecondsOf, median, metricSum, w
 export type { CounterIncrease } from './measure.ts';
 export { runAdmissionCases } from './admission-cases.ts';
 export type { AdmissionRun, AdmissionRunOptions } from './admission-cases.ts';
+export { admissionTemplateSuite } from './admission-template-suite.ts';
+export type { AdmissionTemplateSuiteOptions } from './admission-template-suite.ts';

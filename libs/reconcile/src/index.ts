@@ -154,7 +154,7 @@ export type {
   ValidationActions,
 } from './admission/admission-policy.ts';
 export { admissionTypes } from './admission/admission-types.ts';
-export { celRenderedPrefix, celSelectorMatches, celString, celStringList } from './admission/cel.ts';
+export { celPresent, celRenderedPrefix, celSelectorMatches, celString, celStringList } from './admission/cel.ts';
 export { renderAdmissionTemplate, runAdmissionTemplate } from './admission/admission-template.ts';
 export type { AdmissionTemplateIo } from './admission/admission-template.ts';
 export { CASE_CONNECTION, CASE_NAMESPACE, caseDisagreements, fillCase } from './admission/admission-case.ts';

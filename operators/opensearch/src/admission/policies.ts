@@ -17,7 +17,7 @@ const namespaceSelected = defineConnectionPolicy({
   connection: CONNECTION,
   validations: [
     {
-      expression: `!has(params.spec.tenancy) || ${celSelectorMatches('params.spec.tenancy.namespaceSelector', 'namespaceObject.metadata.labels')}`,
+      expression: celSelectorMatches('params.spec.tenancy.namespaceSelector', 'namespaceObject.metadata.labels'),
       messageExpression: `"namespace \\"" + request.namespace + "\\" is not selected by OpenSearchConnection \\"" + params.metadata.name + "\\" (tenancy.namespaceSelector)"`,
     },
   ],
