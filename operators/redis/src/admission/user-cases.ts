@@ -1,28 +1,32 @@
-/**
- * The one table of RedisUser cases (issue #20) that the chart's ValidatingAdmissionPolicy and the operator's own
- * checks (`usernameProblem` and `validateAclRules`, as the RedisUser reconciler calls them) must agree on: admitted,
- * or refused with a message containing `refused`. Only what needs no Redis server: the operator's reserved users and
- * rules it never applies (reset, passwords written as rules, unknown categories). Data only.
- */
+// The one table of RedisUser cases (issue #20) that the chart's ValidatingAdmissionPolicy (user-policy.int.spec.ts)
+// and the operator's own checks (`usernameProblem` and `validateAclRules`, as the RedisUser reconciler calls them;
+// user-cases.spec.ts) must agree on: admitted, or refused with a message containing `refused`. Only what needs no
+// Redis server: the operator's reserved users and rules it never applies (reset, passwords written as rules, unknown
+// categories). Data only.
+import type { AdmissionCase, AdmissionCaseTable } from '@domain-operators/reconcile';
 
 /** One case: a RedisUser's username and rules, and the verdict. */
-export interface RedisUserCase {
-  readonly title: string;
-  readonly username: string;
-  readonly rules: readonly string[];
-  /** Absent: admitted. Otherwise the text both refusals contain. */
-  readonly refused?: string;
-}
+export type RedisUserCase = AdmissionCase<{ readonly replicationRef: { readonly name: string }; readonly username: string; readonly rules: readonly string[] }> & { readonly kind: 'RedisUser' };
 
-/** The cases; titles are unique. */
-export const REDIS_USER_CASES: readonly RedisUserCase[] = [
-  { title: 'read-only rules on a key pattern are admitted', username: 'app', rules: ['+@read ~app:*', '-@dangerous'] },
-  { title: 'a selector and a channel pattern are admitted', username: 'worker', rules: ['+get', '(+set ~cache:*)', '&jobs'] },
-  { title: 'restricting the default user is admitted', username: 'default', rules: ['off'] },
-  { title: 'the operator\u2019s own user is refused', username: 'redis-operator', rules: ['+@all'], refused: 'the username redis-operator is reserved for the operator' },
-  { title: 'the replication user is refused', username: 'replication', rules: ['+@read'], refused: 'the username replication is reserved for the operator' },
-  { title: 'a reset rule is refused', username: 'app', rules: ['+@read reset'], refused: 'reset: reset is not allowed: the operator already starts every user from reset' },
-  { title: 'a password written as a rule is refused', username: 'app', rules: ['+@read', '>hunter2'], refused: 'passwords are not rules: they come from passwordSecretRef' },
-  { title: 'nopass is refused', username: 'app', rules: ['nopass'], refused: 'nopass: passwords are not rules: they come from passwordSecretRef' },
-  { title: 'an unknown category is refused', username: 'app', rules: ['+@reed'], refused: '+@reed: unknown ACL category "reed"' },
-];
+const user = (title: string, username: string, rules: readonly string[], refused?: string): RedisUserCase => ({
+  title,
+  kind: 'RedisUser',
+  name: 'u',
+  spec: { replicationRef: { name: 'cache' }, username, rules },
+  ...(refused !== undefined && { refused }),
+});
+
+/** The cases (no connection: the policy has no parameter); titles are unique. */
+export const REDIS_USER_CASES: AdmissionCaseTable<RedisUserCase> = {
+  cases: [
+    user('read-only rules on a key pattern are admitted', 'app', ['+@read ~app:*', '-@dangerous']),
+    user('a selector and a channel pattern are admitted', 'worker', ['+get', '(+set ~cache:*)', '&jobs']),
+    user('restricting the default user is admitted', 'default', ['off']),
+    user('the operator\u2019s own user is refused', 'redis-operator', ['+@all'], 'the username redis-operator is reserved for the operator'),
+    user('the replication user is refused', 'replication', ['+@read'], 'the username replication is reserved for the operator'),
+    user('a reset rule is refused', 'app', ['+@read reset'], 'reset: reset is not allowed: the operator already starts every user from reset'),
+    user('a password written as a rule is refused', 'app', ['+@read', '>hunter2'], 'passwords are not rules: they come from passwordSecretRef'),
+    user('nopass is refused', 'app', ['nopass'], 'nopass: passwords are not rules: they come from passwordSecretRef'),
+    user('an unknown category is refused', 'app', ['+@reed'], '+@reed: unknown ACL category "reed"'),
+  ],
+};
