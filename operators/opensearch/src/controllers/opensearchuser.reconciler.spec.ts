@@ -36,13 +36,13 @@ describe('users', () => {
 
   it('wait (retryable) for a named Secret that does not exist, writing nothing', async () => {
     const fx = setup();
-    await expect(userDesired({ connections: fx.connections, secrets: { store: fx.secrets.reader() }, referenced: storeSecrets({ store: fx.secrets.reader() }), client: fx.client }, user)).rejects.toMatchObject({ reason: 'SecretNotFound' });
+    await expect(userDesired({ connections: fx.connections, generated: storeSecrets({ store: fx.secrets.reader() }), referenced: storeSecrets({ store: fx.secrets.reader() }), client: fx.client }, user)).rejects.toMatchObject({ reason: 'SecretNotFound' });
     expect(fx.calls).toEqual([]);
   });
 
   it('apply a rotated password once, say so without the password, and record the new fingerprint with the put’s result', async () => {
     const fx = setup();
-    const deps = { connections: fx.connections, secrets: { store: fx.secrets.reader() }, referenced: storeSecrets({ store: fx.secrets.reader() }), client: fx.client };
+    const deps = { connections: fx.connections, generated: storeSecrets({ store: fx.secrets.reader() }), referenced: storeSecrets({ store: fx.secrets.reader() }), client: fx.client };
     const r = reconcilerOver(fx.calls, fx.adapter, { externalName: () => 'main/team-a-bob', desired: (object) => userDesired(deps, object) });
     fx.secrets.replace([passwordSecret('first-Secret-1', '1')]);
     r.objects.put(user);
@@ -75,7 +75,7 @@ describe('users', () => {
 
   it('refuse (SecretConflict) a Secret of the generated name that another owner controls, and use one it controls', async () => {
     const fx = setup();
-    const deps = { connections: fx.connections, secrets: { store: fx.secrets.reader() }, referenced: storeSecrets({ store: fx.secrets.reader() }), client: fx.client };
+    const deps = { connections: fx.connections, generated: storeSecrets({ store: fx.secrets.reader() }), referenced: storeSecrets({ store: fx.secrets.reader() }), client: fx.client };
     const { passwordSecretRef: _ref, ...spec } = user.spec;
     const generatedUser: OpenSearchUser = { ...user, spec };
     const generated = (ownerUid: string | undefined): V1Secret => ({
@@ -99,7 +99,7 @@ describe('users', () => {
   it('generate <name>-opensearch-credentials owned by the user, with a password of every character class', async () => {
     const fx = setup();
     const { passwordSecretRef: _ref, ...spec } = user.spec;
-    const deps = { connections: fx.connections, secrets: { store: fx.secrets.reader() }, referenced: storeSecrets({ store: fx.secrets.reader() }), client: fx.client };
+    const deps = { connections: fx.connections, generated: storeSecrets({ store: fx.secrets.reader() }), referenced: storeSecrets({ store: fx.secrets.reader() }), client: fx.client };
     // The recording client answers the create with an empty object, which this user does not control.
     await expect(userDesired(deps, { ...user, spec })).rejects.toMatchObject({ reason: 'SecretConflict' });
     expect(fx.calls.map((c) => (c.to === 'kube' ? `${c.method} ${c.path}` : c))).toEqual(['POST /api/v1/namespaces/team-a/secrets']);
@@ -119,7 +119,7 @@ describe('users', () => {
     const fx = setup();
     fx.openSearch.users.set('team-a-bob', { backend_roles: [], attributes: {}, opendistro_security_roles: [], reserved: true, static: false, hidden: false });
     fx.secrets.replace([passwordSecret('pw-Secret-1', '1')]);
-    const desired = await userDesired({ connections: fx.connections, secrets: { store: fx.secrets.reader() }, referenced: storeSecrets({ store: fx.secrets.reader() }), client: fx.client }, user);
+    const desired = await userDesired({ connections: fx.connections, generated: storeSecrets({ store: fx.secrets.reader() }), referenced: storeSecrets({ store: fx.secrets.reader() }), client: fx.client }, user);
     await expect(fx.adapter.observe(desired, adapterContext(user, 'x'))).rejects.toMatchObject({ reason: 'TenancyViolation' });
     await expect(fx.adapter.delete({ externalName: 'main/team-a-bob', desired }, adapterContext(user, 'x'))).rejects.toMatchObject({ reason: 'TenancyViolation' });
     expect(fx.calls).toEqual([]);

@@ -19,16 +19,16 @@ import {
   isControlledBy,
   metadataOnly,
   objectKey,
+  ownedOrReferencedSecrets,
   ownedSecret,
   ownedSecretScope,
   parseConnectionExternalName,
   Reasons,
   requestFor,
   secretValue,
-  storeSecrets,
   TerminalError,
 } from '@domain-operators/reconcile';
-import type { SecretSource, StoreSource } from '@domain-operators/reconcile';
+import type { SecretSource } from '@domain-operators/reconcile';
 import type { OpenSearchUser } from '../api/v1alpha1/index.ts';
 import { openSearchUsers } from '../api/v1alpha1/index.ts';
 import type { ObservedUser, UserPlan } from '../opensearch/security-plan.ts';
@@ -74,8 +74,11 @@ export const MANAGED_BY = 'opensearch-operator';
 /** What the user kind reads and writes besides OpenSearch. */
 export interface UserDeps {
   readonly connections: Connections;
-  /** The Secrets this operator generated (cached by the label {@link MANAGED_BY}). */
-  readonly secrets: StoreSource<V1Secret>;
+  /**
+   * The Secrets this operator generated: the label-scoped cache ({@link MANAGED_BY}) when it is as new as the
+   * metadata watch that wakes users, else a read by name (`ownedOrReferencedSecrets`).
+   */
+  readonly generated: SecretSource;
   /** Secrets a user names (`passwordSecretRef`), read by name. */
   readonly referenced: SecretSource;
   /** Creates the generated Secret (and reads it when it already exists). */
@@ -96,7 +99,7 @@ export async function userDesired(deps: UserDeps, object: OpenSearchUser, signal
   if (refusal !== undefined) throw tenancyError(refusal);
   const namespace = object.metadata.namespace ?? '';
   const source = passwordSource(object);
-  let secret = source.generated ? deps.secrets.store.get(`${namespace}/${source.secretName}`) : await deps.referenced.get(namespace, source.secretName, signal);
+  let secret = await (source.generated ? deps.generated : deps.referenced).get(namespace, source.secretName, signal);
   if (secret === undefined) {
     if (!source.generated || object.metadata.deletionTimestamp != null) {
       throw new DependencyError(Reasons.secretNotFound, `Secret ${namespace}/${source.secretName} does not exist`);
@@ -130,7 +133,7 @@ async function createGeneratedSecret(deps: UserDeps, user: OpenSearchUser, usern
     managedBy: MANAGED_BY,
     stringData: { username, password: generatePassword('every-class') },
   });
-  return (await ensureSecret({ client: deps.client, secrets: storeSecrets(deps.secrets) }, secret, signal)).secret;
+  return (await ensureSecret({ client: deps.client, secrets: deps.generated }, secret, signal)).secret;
 }
 
 /**
@@ -200,11 +203,14 @@ function appliedPassword(object: OpenSearchUser): PasswordApplied | undefined {
 /**
  * Builds the `OpenSearchUser` controller. Only generated Secrets are cached (label {@link MANAGED_BY}); a change of
  * any password Secret, generated or named, is seen through the metadata-only Secret watch and wakes the users reading
- * it, and a change of a generated one wakes them again once the owned cache holds it.
+ * it. A generated Secret is served from its cache only at the resourceVersion that watch holds, so a reconcile it
+ * wakes never reads a rotated password stale.
  */
 export function userController(deps: ManagedControllerDeps & { readonly connections: Connections; readonly referenced: SecretSource }): Controller<OpenSearchUser> {
-  const secrets = deps.informers.informerFor(coreTypes.secret, { scope: ownedSecretScope(MANAGED_BY) });
-  const userDeps: UserDeps = { connections: deps.connections, secrets, referenced: deps.referenced, client: deps.client };
+  const owned = deps.informers.informerFor(coreTypes.secret, { scope: ownedSecretScope(MANAGED_BY) });
+  const seen = deps.informers.informerFor(metadataOnly(coreTypes.secret));
+  const generated = ownedOrReferencedSecrets(owned, deps.referenced, seen);
+  const userDeps: UserDeps = { connections: deps.connections, generated, referenced: deps.referenced, client: deps.client };
   return managedController(deps, {
     name: 'opensearchuser',
     type: openSearchUsers.type,
@@ -218,9 +224,6 @@ export function userController(deps: ManagedControllerDeps & { readonly connecti
     watches: (builder, own) => {
       const readers = (secret: KubernetesObject) => own.store.byIndex(BY_PASSWORD_SECRET, objectKey(secret)).map(requestFor);
       builder.watches(metadataOnly(coreTypes.secret), readers);
-      // A generated Secret is read from the owned cache, whose watch may deliver a change after the metadata watch
-      // woke the user: waking on the owned cache too means a rotated password is never read stale and then missed.
-      builder.watches(coreTypes.secret, readers, { request: { scope: ownedSecretScope(MANAGED_BY) } });
     },
   });
 }
