@@ -286,6 +286,27 @@ describe('EventRecorder', () => {
     expect(sink.created).toHaveLength(6);
   });
 
+  it('sends the burst summary before shutdown even when no create may wait in the queue', async () => {
+    const { sink, recorder } = setup({ maxQueuedCreates: 0 });
+    const gates: (() => void)[] = [];
+    const realCreate = sink.create.bind(sink);
+    sink.create = async (event) => {
+      await new Promise<void>((resolve) => gates.push(resolve));
+      await realCreate(event);
+    };
+    for (const name of ['a', 'b', 'c']) recorder.record(widget(name), failed);
+    await flushMicrotasks();
+    expect(recorder.folded).toBe(2);
+    gates.shift()?.();
+    await flushMicrotasks();
+    gates.shift()?.();
+    await flushMicrotasks();
+    expect(sink.created.map((e) => e.regarding.name)).toEqual(['a', 'b']);
+    expect(sink.created.at(-1)?.series?.count).toBe(2);
+    await recorder.shutdown();
+    expect(sink.created).toHaveLength(2);
+  });
+
   it('sends no create while a status write is in flight, nor just after one: Events trail the status writes', async () => {
     const clock = new VirtualClock();
     const sink = new FakeSink();

@@ -383,7 +383,8 @@ export class EventRecorder implements Recorder {
   #releaseSlot(): void {
     this.#creating--;
     this.#createQueue.shift()?.();
-    if (this.#foldedByKey.size > 0 && !this.#closed) this.#sendFolded(Math.floor(this.#maxQueuedCreates / 2));
+    // At least one place: with a queue of 0 or 1 half of it is none, and the summaries would wait for shutdown.
+    if (this.#foldedByKey.size > 0 && !this.#closed) this.#sendFolded(Math.max(1, Math.floor(this.#maxQueuedCreates / 2)));
   }
 
   async #create(state: SeriesState, event: KubeEvent): Promise<boolean> {
