@@ -1,7 +1,8 @@
 // The benchmark's second floor: the Kubernetes work alone. Whatever an operator does in Kafka, 1,000 KafkaTopics
 // cannot be Ready before the apiserver has taken 1,000 creates and at least one status write per topic; this
 // measures exactly that, with no operator and no Kafka, from the same client at the same concurrency as the
-// operator phase.
+// operator phase. With `external`, the same round also waits for each topic's CreateTopics answer before its Ready
+// write: the unavoidable work of both systems together, on the same cores, with no operator.
 import type { Client } from '@domain-operators/reconcile';
 import { kafkaTopics } from '../src/index.ts';
 
@@ -17,6 +18,11 @@ export interface ApiserverFloorRound {
   readonly statusWrites: 1 | 2;
   /** Topics worked on at once, each by its own create-then-patch sequence. */
   readonly inFlight: number;
+  /**
+   * The external work, started with the round's clock: called once when the round starts, it returns what to await
+   * for a topic before its Ready status write (its CreateTopics answer, for the floor with Kafka). None by default.
+   */
+  readonly external?: () => (name: string) => Promise<unknown>;
 }
 
 /**
@@ -27,6 +33,7 @@ export interface ApiserverFloorRound {
 export async function apiserverFloorRound(round: ApiserverFloorRound): Promise<number> {
   const { client, namespace } = round;
   const started = performance.now();
+  const externalDone = round.external?.();
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < round.names.length) {
@@ -42,6 +49,7 @@ export async function apiserverFloorRound(round: ApiserverFloorRound): Promise<n
       if (round.statusWrites === 2) {
         await client.patchStatus(kafkaTopics.type, { namespace, name }, { type: 'merge', body: { status: { externalName, ownership: 'CreatePending' } } });
       }
+      await externalDone?.(name);
       const now = new Date().toISOString();
       const condition = (type: string, reason: string) => ({ type, status: 'True', reason, message: '', lastTransitionTime: now, observedGeneration: generation });
       await client.patchStatus(

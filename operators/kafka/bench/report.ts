@@ -46,6 +46,11 @@ export interface KafkaBenchReport {
     readonly inFlight: number;
     readonly oneStatusWrite: ApiserverFloor;
     readonly twoStatusWrites: ApiserverFloor;
+    /**
+     * Both systems' unavoidable work on the same cores, with no operator: the creates, CreateTopics in batches (all
+     * in flight) and one Ready write per topic once its CreateTopics answer is back. What bounds the one-write ratio.
+     */
+    readonly withKafka: ApiserverFloor;
   };
   readonly operator: {
     readonly applySeconds: number;
@@ -180,6 +185,7 @@ export function formatReport(r: KafkaBenchReport): string {
       ([what, floor]) =>
         `  ${what}: ${floor.rounds.map((x) => fixed(x)).join(' / ')} s, median ${fixed(floor.medianSeconds)} s; operator / this floor: ${fixed(floor.ratio)}; CPU s ${cpuList(floor.cpuSeconds)}`,
     ),
+    `apiserver and Kafka floor (the same creates, CreateTopics in batches of ${r.floor.batchSize} all in flight, 1 status write per topic once its topic exists; no operator): ${r.apiserverFloor.withKafka.rounds.map((x) => fixed(x)).join(' / ')} s, median ${fixed(r.apiserverFloor.withKafka.medianSeconds)} s; operator / this floor: ${fixed(r.apiserverFloor.withKafka.ratio)}; CPU s ${cpuList(r.apiserverFloor.withKafka.cpuSeconds)}`,
     `admin requests: ${o.adminRequests.total} (${fixed(o.adminRequests.perTopic, 3)} per topic): ${Object.entries(o.adminRequests.byApi).map(([api, n]) => `${api} ${n}`).join(', ')}`,
     `operator CPU per KafkaTopic reconcile until all Ready: ${fixed(o.cpuMsPerReconcile, 3)} ms`,
     `Events in the namespace: ${o.events.objects} standing for ${o.events.occurrences} occurrences: ${Object.entries(o.events.byReason).map(([reason, row]) => `${reason} ${row.objects} (${row.occurrences})`).join(', ') || 'none'}`,

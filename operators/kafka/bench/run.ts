@@ -116,6 +116,22 @@ async function floorRound(admin: Admin, names: readonly string[]): Promise<numbe
   return elapsed;
 }
 
+/**
+ * Sends CreateTopics for `names` in requests of {@link BATCH}, all at once, and returns, per topic, the answer of the
+ * request that carries it (rejecting if that request failed).
+ */
+function createTopicsByName(admin: Admin, names: readonly string[]): (name: string) => Promise<unknown> {
+  const configs = Object.entries(CONFIG).map(([name, value]) => ({ name, value }));
+  const answers = new Map<string, Promise<unknown>>();
+  for (let i = 0; i < names.length; i += BATCH) {
+    const batch = names.slice(i, i + BATCH);
+    const answer = admin.createTopics({ topics: batch, partitions: PARTITIONS, replicas: 1, configs });
+    answer.catch(() => undefined); // awaited per topic; a failure is reported there
+    for (const name of batch) answers.set(name, answer);
+  }
+  return (name) => answers.get(name) ?? Promise.reject(new Error(`no CreateTopics request carries ${name}`));
+}
+
 /** A memory figure of the operator process from `/proc/<pid>/status`, in MiB: `VmHWM` (peak so far) or `VmRSS` (now). */
 async function memoryMiB(operator: OperatorProcess, field: 'VmHWM' | 'VmRSS'): Promise<number> {
   const pid = operator.pid();
@@ -189,6 +205,8 @@ async function main(): Promise<void> {
     floorNamespace = await freshNamespace({}, 'bench-kafka-floor');
     const apiRounds: Record<1 | 2, number[]> = { 1: [], 2: [] };
     const apiCpu: Record<1 | 2, Record<string, number>[]> = { 1: [], 2: [] };
+    const withKafkaRounds: number[] = [];
+    const withKafkaCpu: Record<string, number>[] = [];
     for (let round = 1; round <= FLOOR_ROUNDS; round++) {
       for (const statusWrites of [1, 2] as const) {
         const floorRoundArgs = { client, namespace: floorNamespace, connection, names, partitions: PARTITIONS, config: CONFIG, inFlight: CREATES_IN_FLIGHT };
@@ -198,6 +216,15 @@ async function main(): Promise<void> {
         log(`apiserver floor round ${round}, ${statusWrites} status write(s) per topic: ${apiRounds[statusWrites].at(-1)} s; CPU ${JSON.stringify(apiCpu[statusWrites].at(-1))}`);
         await deleteFloorObjects(client, floorNamespace, names, CREATES_IN_FLIGHT);
       }
+      // Both systems' unavoidable work at once: the creates, CreateTopics in batches of BATCH (all in flight), and
+      // each topic's one Ready write once its create and its CreateTopics answer are back.
+      const floorRoundArgs = { client, namespace: floorNamespace, connection, names, partitions: PARTITIONS, config: CONFIG, inFlight: CREATES_IN_FLIGHT, statusWrites: 1 as const };
+      const before = await cpuSnapshot(backendPids);
+      withKafkaRounds.push(await apiserverFloorRound({ ...floorRoundArgs, external: () => createTopicsByName(admin, names) }));
+      withKafkaCpu.push(cpuSpent(before, await cpuSnapshot(backendPids)));
+      log(`apiserver and Kafka floor round ${round}: ${withKafkaRounds.at(-1)} s; CPU ${JSON.stringify(withKafkaCpu.at(-1))}`);
+      await deleteFloorObjects(client, floorNamespace, names, CREATES_IN_FLIGHT);
+      await deleteTopics(admin, names);
     }
 
     // 3. The operator, watching only the benchmark's namespace (the shared test environment may hold other
@@ -290,12 +317,13 @@ async function main(): Promise<void> {
     const statusWritesPerTopic = Math.round(((countWrites(phaseWrites)['patch kafkatopics/status'] ?? 0) / TOPICS) * 1000) / 1000;
     const ofBench = steadyWrites.filter((w) => w.namespace === ns || (w.resource === 'kafkaconnections' && w.name === connection));
     const ratio = Math.round((allReadySeconds / floorSeconds) * 100) / 100;
-    const apiFloor = (writes: 1 | 2) => ({
-      rounds: apiRounds[writes],
-      medianSeconds: median(apiRounds[writes]),
-      ratio: Math.round((allReadySeconds / median(apiRounds[writes])) * 100) / 100,
-      cpuSeconds: medianEach(apiCpu[writes]),
+    const floorFigures = (floorRounds: readonly number[], cpu: readonly Record<string, number>[]) => ({
+      rounds: floorRounds,
+      medianSeconds: median(floorRounds),
+      ratio: Math.round((allReadySeconds / median(floorRounds)) * 100) / 100,
+      cpuSeconds: medianEach(cpu),
     });
+    const apiFloor = (writes: 1 | 2) => floorFigures(apiRounds[writes], apiCpu[writes]);
 
     const cpu = cpus();
     const report: KafkaBenchReport = {
@@ -305,7 +333,7 @@ async function main(): Promise<void> {
       topics: TOPICS,
       partitionsPerTopic: PARTITIONS,
       floor: { batchSize: BATCH, rounds, medianSeconds: floorSeconds, kafkaCpuSeconds: median(kafkaFloorCpu), kafkaBusySeconds: median(kafkaBusy) },
-      apiserverFloor: { inFlight: CREATES_IN_FLIGHT, oneStatusWrite: apiFloor(1), twoStatusWrites: apiFloor(2) },
+      apiserverFloor: { inFlight: CREATES_IN_FLIGHT, oneStatusWrite: apiFloor(1), twoStatusWrites: apiFloor(2), withKafka: floorFigures(withKafkaRounds, withKafkaCpu) },
       operator: {
         applySeconds,
         allReadySeconds,
