@@ -23,6 +23,7 @@ export {
   isInvalid,
   isNamespaceTerminating,
   isNotFound,
+  isResourceVersionTooLarge,
   isRetryable,
   isTerminalError,
   KubeApiError,
@@ -66,6 +67,7 @@ export { noopWorkQueueMetricsProvider } from './observability/queue-metrics.ts';
 export type { UnfinishedWork, WorkQueueMetrics, WorkQueueMetricsProvider } from './observability/queue-metrics.ts';
 export { NetworkError, isNetworkError } from './core/network-error.ts';
 export type { ListPage, ListRequest, WatchEvent, WatchRequest, WatchTransport } from './cache/watch-transport.ts';
+export { INITIAL_EVENTS_END_ANNOTATION } from './cache/watch-transport.ts';
 export { HttpWatchTransport, METADATA_LIST_ACCEPT, METADATA_WATCH_ACCEPT } from './cache/http-watch-transport.ts';
 export type { HttpWatchTransportDeps, HttpWatchTransportOptions } from './cache/http-watch-transport.ts';
 export { WatchBackoff } from './cache/watch-backoff.ts';

@@ -9,6 +9,7 @@ import { keepAliveAgent } from './keep-alive-agent.ts';
 import { ListBodyParser } from './list-body.ts';
 import type { ParsedListBody } from './list-body.ts';
 import type { ListScope, ResourceType } from '../client/resource-type.ts';
+import { INITIAL_EVENTS_END_ANNOTATION } from './watch-transport.ts';
 import type { ListPage, ListRequest, WatchEvent, WatchRequest, WatchTransport } from './watch-transport.ts';
 
 /** What an {@link HttpWatchTransport} covers: one resource type, and a scope (one namespace or all, selectors). */
@@ -16,6 +17,8 @@ export interface HttpWatchTransportOptions extends ListScope {
   /** The kind to list and watch; a namespace in the scope is refused for a cluster-scoped kind. */
   readonly resource: ResourceType;
 }
+
+const NEWLINE = 0x0a;
 
 /** The `Accept` header of a metadata-only list: the apiserver answers a `PartialObjectMetadataList`. */
 export const METADATA_LIST_ACCEPT = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1';
@@ -31,8 +34,8 @@ export interface HttpWatchTransportDeps {
  * A {@link WatchTransport} over HTTPS (or plain HTTP when the kubeconfig allows it), authenticated by a client-node
  * `KubeConfig`, over one keep-alive agent per kubeconfig agent ({@link keepAliveAgent}: list pages and re-watches
  * reuse connections instead of opening one each). List items are parsed one by one as their bytes arrive
- * ({@link ListBodyParser}); watches are streamed as newline-delimited JSON, every received chunk
- * reported through `onActivity` before parsing. A watch `ERROR` event becomes a `KubeApiError` with the event's
+ * ({@link ListBodyParser}); watches (watch-lists included, {@link WatchRequest.sendInitialEvents}) are streamed as
+ * newline-delimited JSON, every received chunk reported through `onActivity` before parsing. A watch `ERROR` event becomes a `KubeApiError` with the event's
  * `Status.code` (410 Gone included); HTTP answers of 400 or more become a `KubeApiError`; socket failures a
  * `NetworkError`. After `signal` aborts, the request is destroyed and the signal's reason is thrown. For a
  * `metadataOnly` resource, lists and watches ask for `PartialObjectMetadata` ({@link METADATA_LIST_ACCEPT},
@@ -96,27 +99,41 @@ export class HttpWatchTransport<T extends KubernetesObject = KubernetesObject> i
   async *watch(request: WatchRequest): AsyncGenerator<WatchEvent<T>, void, undefined> {
     const query = this.#query();
     query.set('watch', 'true');
-    query.set('resourceVersion', request.resourceVersion);
+    // A watch-list from resourceVersion "" is a consistent read: the parameter is left out, as client-go does.
+    if (request.resourceVersion !== '' || request.sendInitialEvents !== true) query.set('resourceVersion', request.resourceVersion);
+    if (request.sendInitialEvents === true) {
+      query.set('sendInitialEvents', 'true');
+      query.set('resourceVersionMatch', 'NotOlderThan');
+    }
     query.set('timeoutSeconds', String(request.timeoutSeconds));
     query.set('allowWatchBookmarks', 'true');
     const response = await this.#get(query, this.#metadataOnly ? METADATA_WATCH_ACCEPT : 'application/json', request.signal);
     // The response head is the server's first sign of life on a new watch: a quiet but healthy watch counts as active.
     request.onActivity();
     try {
-      response.setEncoding('utf8');
-      let buffer = '';
-      for await (const chunk of response as AsyncIterable<string>) {
+      // Lines are cut at newline bytes (JSON escapes newlines in strings, and no UTF-8 sequence contains the byte) and
+      // decoded one at a time: each byte becomes a string once, instead of once per chunk and again when the rest of
+      // a line was joined to the next chunk (a watch-list streams megabytes of events in a burst).
+      let pending: Buffer[] = [];
+      for await (const chunk of response as AsyncIterable<Buffer>) {
         request.onActivity();
-        buffer += chunk;
         let start = 0;
-        for (let newline = buffer.indexOf('\n'); newline >= 0; newline = buffer.indexOf('\n', start)) {
-          const event = parseWatchLine<T>(buffer.slice(start, newline));
+        for (let newline = chunk.indexOf(NEWLINE); newline >= 0; newline = chunk.indexOf(NEWLINE, start)) {
+          let line: string;
+          if (pending.length === 0) {
+            line = chunk.toString('utf8', start, newline);
+          } else {
+            pending.push(chunk.subarray(start, newline));
+            line = Buffer.concat(pending).toString('utf8');
+            pending = [];
+          }
           start = newline + 1;
+          const event = parseWatchLine<T>(line);
           if (event !== undefined) yield this.#projected(event);
         }
-        buffer = buffer.slice(start);
+        if (start < chunk.length) pending.push(start === 0 ? chunk : chunk.subarray(start));
       }
-      const last = parseWatchLine<T>(buffer);
+      const last = parseWatchLine<T>(Buffer.concat(pending).toString('utf8'));
       if (last !== undefined) yield this.#projected(last);
     } catch (error) {
       if (!request.signal.aborted && (error instanceof KubeApiError || error instanceof NetworkError)) throw error;
@@ -190,8 +207,10 @@ function parseWatchLine<T extends KubernetesObject>(line: string): WatchEvent<T>
     case 'DELETED':
       return { type, object: object as T };
     case 'BOOKMARK': {
-      const resourceVersion = field(field(object, 'metadata'), 'resourceVersion');
-      return typeof resourceVersion === 'string' ? { type, resourceVersion } : undefined;
+      const metadata = field(object, 'metadata');
+      const resourceVersion = field(metadata, 'resourceVersion');
+      if (typeof resourceVersion !== 'string') return undefined;
+      return field(field(metadata, 'annotations'), INITIAL_EVENTS_END_ANNOTATION) === 'true' ? { type, resourceVersion, initialEventsEnd: true } : { type, resourceVersion };
     }
     case 'ERROR': {
       const code = field(object, 'code');
@@ -202,7 +221,7 @@ function parseWatchLine<T extends KubernetesObject>(line: string): WatchEvent<T>
   }
 }
 
-/** A KubeApiError from a `Status` body (JSON text), or from the raw text when it is not one. */
+/** A KubeApiError from a `Status` body (JSON text, its `details.causes` types kept), or from the raw text when it is not one. */
 function statusError(status: number, body: string): KubeApiError {
   let parsed: unknown;
   try {
@@ -212,11 +231,10 @@ function statusError(status: number, body: string): KubeApiError {
   }
   const message = field(parsed, 'message');
   const reason = field(parsed, 'reason');
-  return new KubeApiError(
-    typeof message === 'string' ? message : `HTTP ${status}: ${body.slice(0, 200)}`,
-    status,
-    typeof reason === 'string' ? reason : undefined,
-  );
+  const causes = field(field(parsed, 'details'), 'causes');
+  return new KubeApiError(typeof message === 'string' ? message : `HTTP ${status}: ${body.slice(0, 200)}`, status, typeof reason === 'string' ? reason : undefined, {
+    causes: Array.isArray(causes) ? causes.flatMap((cause: unknown) => (typeof field(cause, 'type') === 'string' ? [field(cause, 'type') as string] : [])) : [],
+  });
 }
 
 /** The error to surface for a failed request or stream: the abort reason once aborted, else a NetworkError. */

@@ -1,12 +1,17 @@
 import type { KubernetesObject } from '@kubernetes/client-node';
 
+/** The annotation the API server puts on the bookmark that ends a watch-list's initial events, with value `"true"`. */
+export const INITIAL_EVENTS_END_ANNOTATION = 'k8s.io/initial-events-end';
+
 /**
  * One event of a watch stream, normalised by the transport. `ERROR` events never appear here: the transport throws
- * them as a `KubeApiError` (410 Gone included, see `isGone`). A bookmark carries only the resourceVersion to resume from.
+ * them as a `KubeApiError` (410 Gone included, see `isGone`). A bookmark carries only the resourceVersion to resume
+ * from and, on a watch-list ({@link WatchRequest.sendInitialEvents}), whether it is the bookmark that ends the
+ * initial events (annotation {@link INITIAL_EVENTS_END_ANNOTATION} is `"true"`).
  */
 export type WatchEvent<T extends KubernetesObject = KubernetesObject> =
   | { readonly type: 'ADDED' | 'MODIFIED' | 'DELETED'; readonly object: T }
-  | { readonly type: 'BOOKMARK'; readonly resourceVersion: string };
+  | { readonly type: 'BOOKMARK'; readonly resourceVersion: string; readonly initialEventsEnd?: boolean };
 
 /** Arguments of {@link WatchTransport.list}: one page of a paginated list. */
 export interface ListRequest {
@@ -30,8 +35,20 @@ export interface ListPage<T extends KubernetesObject = KubernetesObject> {
 
 /** Arguments of {@link WatchTransport.watch}. */
 export interface WatchRequest {
-  /** Start after this resourceVersion (from a list, a bookmark or the last event). */
+  /**
+   * Start after this resourceVersion (from a list, a bookmark or the last event). With `sendInitialEvents`, the
+   * state sent first is at least as new as this one, and `''` (sent as no resourceVersion at all) asks for a
+   * consistent read, as fresh as a list from etcd.
+   */
   readonly resourceVersion: string;
+  /**
+   * A watch-list (Kubernetes' streaming list, KEP 3157): the server first sends the current state as synthetic
+   * `ADDED` events, then a bookmark with `initialEventsEnd`, then the changes after it, all on this one stream. The
+   * transport asks for it with `sendInitialEvents=true&resourceVersionMatch=NotOlderThan`. A server that does not
+   * serve watch-lists answers 4xx (422 Invalid when the WatchList feature gate is off), or, if it ignores the
+   * parameters, never sends the annotated bookmark.
+   */
+  readonly sendInitialEvents?: boolean;
   /** Asks the server to end the stream after this many seconds. */
   readonly timeoutSeconds: number;
   /** Always requested: bookmarks keep the resourceVersion fresh and double as a heartbeat. */

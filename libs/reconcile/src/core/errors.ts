@@ -64,6 +64,14 @@ export function isGone(err: unknown): boolean {
   return apiStatusOf(err) === 410;
 }
 
+/**
+ * 504 with Status cause `ResourceVersionTooLarge`: the request named a resourceVersion newer than the apiserver's
+ * cache has reached (it waited, then gave up); ask again without one.
+ */
+export function isResourceVersionTooLarge(err: unknown): boolean {
+  return err instanceof KubeApiError && err.status === 504 && err.causes.includes('ResourceVersionTooLarge');
+}
+
 /** 403: RBAC refused the request. */
 export function isForbidden(err: unknown): boolean {
   return apiStatusOf(err) === 403;

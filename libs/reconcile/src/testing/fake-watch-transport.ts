@@ -40,6 +40,11 @@ export class FakeWatch<T extends KubernetesObject = KubernetesObject> {
     this.push({ type: 'BOOKMARK', resourceVersion });
   }
 
+  /** Delivers the bookmark that ends a watch-list's initial events (annotation `k8s.io/initial-events-end`). */
+  endInitialEvents(resourceVersion: string): void {
+    this.push({ type: 'BOOKMARK', resourceVersion, initialEventsEnd: true });
+  }
+
   /** Reports bytes without an event (a keep-alive or a partial line). */
   activity(): void {
     this.request.onActivity();
