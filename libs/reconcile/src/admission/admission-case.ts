@@ -43,13 +43,19 @@ export interface CaseNames {
   readonly connection?: string;
 }
 
-/** A deep copy of `value` with the placeholders replaced by `names` in every string. Pure. */
+/** A deep copy of `value` (plain JSON) with the placeholders replaced by `names` in every string and object key. Pure. */
 export function fillCase<T>(value: T, names: CaseNames): T {
-  const fill = (text: string): string => {
-    const withNamespace = text.replaceAll(CASE_NAMESPACE, names.namespace);
+  const text = (t: string): string => {
+    const withNamespace = t.replaceAll(CASE_NAMESPACE, names.namespace);
     return names.connection === undefined ? withNamespace : withNamespace.replaceAll(CASE_CONNECTION, names.connection);
   };
-  return JSON.parse(JSON.stringify(value, (_key, v: unknown) => (typeof v === 'string' ? fill(v) : v))) as T;
+  const fill = (v: unknown): unknown => {
+    if (typeof v === 'string') return text(v);
+    if (Array.isArray(v)) return v.map(fill);
+    if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([key, inner]) => [text(key), fill(inner)]));
+    return v;
+  };
+  return fill(value) as T;
 }
 
 /** The outcome of one case in one layer: admitted (`undefined`) or the refusal message. */

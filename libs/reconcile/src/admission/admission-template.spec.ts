@@ -74,7 +74,7 @@ describe('the chart template', () => {
 
 describe('case tables', () => {
   it('replace the namespace placeholder and report each disagreement', () => {
-    expect(fillCase({ a: ['{ns}-x', '{connection}'] }, { namespace: 'team-a', connection: 'main' })).toEqual({ a: ['team-a-x', 'main'] });
+    expect(fillCase({ a: ['{ns}-x', '{connection}'], '{ns}-key': 1 }, { namespace: 'team-a', connection: 'main' })).toEqual({ a: ['team-a-x', 'main'], 'team-a-key': 1 });
     expect(fillCase('{ns} on {connection}', { namespace: 'team-a' })).toBe('team-a on {connection}');
     const cases = [
       { title: 'in', kind: 'Gizmo', name: 'a', spec: {} },
