@@ -1,6 +1,19 @@
 import { ApiException } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { isAlreadyExists, isConflict, isForbidden, isGone, isInvalid, isNamespaceTerminating, isNotFound, isRetryable, isTerminalError, KubeApiError, TerminalError } from './errors.ts';
+import {
+  isAlreadyExists,
+  isConflict,
+  isForbidden,
+  isGone,
+  isInvalid,
+  isNamespaceTerminating,
+  isNotFound,
+  isResourceVersionTooLarge,
+  isRetryable,
+  isTerminalError,
+  KubeApiError,
+  TerminalError,
+} from './errors.ts';
 import { apiErrorFrom } from '../client/rest.ts';
 
 describe('Kubernetes error guards', () => {
@@ -37,6 +50,17 @@ describe('Kubernetes error guards', () => {
     expect(denied.causes).toEqual([]);
     expect(isNamespaceTerminating(denied)).toBe(false);
     expect(apiErrorFrom(500, 'not json', 'GET x').causes).toEqual([]);
+  });
+
+  it('tell a resourceVersion newer than the apiserver cache from another timeout, by the Status cause', () => {
+    const tooLarge = apiErrorFrom(
+      504,
+      JSON.stringify({ kind: 'Status', reason: 'Timeout', message: 'Too large resource version: 99, current: 42', details: { causes: [{ type: 'ResourceVersionTooLarge', message: 'Too large resource version' }] } }),
+      'GET configmaps',
+    );
+    expect(isResourceVersionTooLarge(tooLarge)).toBe(true);
+    expect(isResourceVersionTooLarge(apiErrorFrom(504, JSON.stringify({ kind: 'Status', reason: 'Timeout' }), 'GET configmaps'))).toBe(false);
+    expect(isResourceVersionTooLarge(new KubeApiError('x', 410, 'Expired', { causes: ['ResourceVersionTooLarge'] }))).toBe(false);
   });
 
   it('say no to anything else', () => {

@@ -1,78 +1,182 @@
 // The OpenSearch operator's tenancy rules at admission (issue #20, ADR 0029): the part of opensearch/tenancy.ts that
-// needs only the object, its namespace and its connection, as ValidatingAdmissionPolicies. The operator's checks
-// stay the guarantee; cases.ts holds the table both layers are tested against.
-import { celRenderedPrefix, celSelectorMatches, defineConnectionPolicy } from '@domain-operators/reconcile';
-import type { AdmissionVariable, AdmissionPolicy } from '@domain-operators/reconcile';
+// needs only the object, its namespace and its connection, as ValidatingAdmissionPolicies (the CEL is built by
+// tenancy-cel.ts from the same constants). One policy refuses a namespace the connection does not select; one policy
+// per kind refuses, in a selected namespace, what the kind's reconciler refuses with TenancyViolation before it asks
+// OpenSearch. Left to the operator: other namespaces' overlapping prefixes, OpenSearch's reserved/static/hidden
+// flags, and what needs another object (a snapshot repository's namespaceSelector, a role binding's OpenSearchRole,
+// a restore's snapshot). The operator's checks stay the guarantee; cases.ts holds the tables both layers are tested
+// against.
+import { celPresent, celSelectorMatches, defineConnectionPolicy } from '@domain-operators/reconcile';
+import type { AdmissionPolicy, AdmissionValidation } from '@domain-operators/reconcile';
+import type { NamedKind } from '../opensearch/tenancy.ts';
+import { celClusterPermissionProblem, celLet, celNameProblem, celPatternProblem, celProtectedProblem, celQuoted, listRule, mapKeysRule, nestedListRule, PREFIX_VARIABLES } from './tenancy-cel.ts';
 
 const GROUP = 'opensearch.domain-operators.io';
 const CONNECTION = { apiVersion: `${GROUP}/v1alpha1`, kind: 'OpenSearchConnection' } as const;
-const PREFIX: AdmissionVariable = { name: 'prefix', expression: celRenderedPrefix('params.spec.tenancy.indexPrefix') };
-const GIVES = `"\\" that OpenSearchConnection \\"" + params.metadata.name + "\\" gives namespace \\"" + request.namespace + "\\""`;
+const SELECTED = celSelectorMatches('params.spec.tenancy.namespaceSelector', 'namespaceObject.metadata.labels');
+
+/** The namespaced kinds, by plural: every one of them names a connection and is judged by the namespace's tenancy on it. */
+const RESOURCES = [
+  'opensearchindices',
+  'opensearchindextemplates',
+  'opensearchcomponenttemplates',
+  'opensearchroles',
+  'opensearchrolebindings',
+  'opensearchusers',
+  'opensearchactiongroups',
+  'opensearchtenants',
+  'opensearchdatastreams',
+  'opensearchsnapshotpolicies',
+  'opensearchsnapshotrestores',
+] as const;
 
 /** Every namespaced kind must come from a namespace the connection's `tenancy.namespaceSelector` selects. */
 const namespaceSelected = defineConnectionPolicy({
   name: 'opensearch-namespace-selected',
   group: GROUP,
-  resources: ['opensearchindices', 'opensearchindextemplates', 'opensearchcomponenttemplates', 'opensearchroles', 'opensearchrolebindings', 'opensearchusers', 'opensearchactiongroups', 'opensearchtenants', 'opensearchdatastreams'],
+  resources: RESOURCES,
   connection: CONNECTION,
   validations: [
     {
-      expression: celSelectorMatches('params.spec.tenancy.namespaceSelector', 'namespaceObject.metadata.labels'),
+      expression: SELECTED,
       messageExpression: `"namespace \\"" + request.namespace + "\\" is not selected by OpenSearchConnection \\"" + params.metadata.name + "\\" (tenancy.namespaceSelector)"`,
     },
   ],
 });
 
-/** An index's name (`spec.indexName`, else prefix + metadata.name) starts with the prefix. */
-const indexName = defineConnectionPolicy({
-  name: 'opensearch-index-name',
-  group: GROUP,
-  resources: ['opensearchindices'],
-  connection: CONNECTION,
-  variables: [PREFIX, { name: 'name', expression: 'has(object.spec.indexName) ? object.spec.indexName : variables.prefix + object.metadata.name' }],
+/** What one kind's policy checks: its OpenSearch name (when it has one) and its other rules, in the reconciler's order. */
+interface KindRules {
+  /** The policy's name, `opensearch-<kind>`. */
+  readonly policy: string;
+  readonly resource: (typeof RESOURCES)[number];
+  /** The kind as the operator's messages name it, and the spec field of an explicit name (else prefix + metadata.name). */
+  readonly name?: { readonly kind: NamedKind; readonly field: string };
+  readonly validations: readonly AdmissionValidation[];
+}
+
+/**
+ * A kind's policy: judged only in a namespace the connection selects (`opensearch-namespace-selected` refuses the
+ * others), with the prefix variables and, for a named kind, `variables.name` (the name the operator resolves) and its
+ * problem checked first.
+ */
+function kindPolicy(rules: KindRules): AdmissionPolicy {
+  const { name } = rules;
+  const named =
+    name === undefined
+      ? { variables: [], validations: [] }
+      : {
+          variables: [
+            { name: 'name', expression: `has(object.spec.${name.field}) ? object.spec.${name.field} : variables.prefix + object.metadata.name` },
+            { name: 'nameProblem', expression: celNameProblem(name.kind, 'variables.name') },
+          ],
+          validations: [{ expression: 'variables.nameProblem == ""', messageExpression: 'variables.nameProblem' }],
+        };
+  return defineConnectionPolicy({
+    name: rules.policy,
+    group: GROUP,
+    resources: [rules.resource],
+    connection: CONNECTION,
+    variables: [{ name: 'selected', expression: SELECTED }, ...PREFIX_VARIABLES, ...named.variables],
+    when: 'variables.selected',
+    validations: [...named.validations, ...rules.validations],
+  });
+}
+
+/** The alias rule of an index, or of a template (`{index}…` aliases name the index being created: always inside). */
+function aliasRule(map: string, field: string, indexPlaceholder: boolean): AdmissionValidation {
+  return mapKeysRule(map, (k) => (indexPlaceholder ? `${k}.startsWith("{index}") ? "" : (${celNameProblem('alias', k, field)})` : celNameProblem('alias', k, field)));
+}
+
+const index = kindPolicy({ policy: 'opensearch-index', resource: 'opensearchindices', name: { kind: 'index', field: 'indexName' }, validations: [aliasRule('object.spec.aliases', 'aliases', false)] });
+
+const indexTemplate = kindPolicy({
+  policy: 'opensearch-index-template',
+  resource: 'opensearchindextemplates',
+  name: { kind: 'index template', field: 'templateName' },
+  validations: [listRule('object.spec.indexPatterns', 'indexPatterns', celPatternProblem), aliasRule('object.spec.template.aliases', 'template.aliases', true)],
+});
+
+const componentTemplate = kindPolicy({
+  policy: 'opensearch-component-template',
+  resource: 'opensearchcomponenttemplates',
+  name: { kind: 'component template', field: 'templateName' },
+  validations: [aliasRule('object.spec.template.aliases', 'template.aliases', true)],
+});
+
+const role = kindPolicy({
+  policy: 'opensearch-role',
+  resource: 'opensearchroles',
+  name: { kind: 'role', field: 'roleName' },
   validations: [
-    {
-      expression: 'variables.name.startsWith(variables.prefix)',
-      messageExpression: `"index name \\"" + variables.name + "\\" is outside the prefix \\"" + variables.prefix + ${GIVES}`,
-    },
+    listRule('object.spec.clusterPermissions', 'clusterPermissions', (x) => celClusterPermissionProblem(x, 'for a namespace')),
+    nestedListRule('object.spec.indexPermissions', 'indexPermissions', 'indexPatterns', celPatternProblem),
+    nestedListRule('object.spec.tenantPermissions', 'tenantPermissions', 'tenantPatterns', celPatternProblem),
   ],
 });
 
-/** A role's index patterns start with the prefix literally (an empty prefix: no rule). */
-const roleIndexPatterns = defineConnectionPolicy({
-  name: 'opensearch-role-index-patterns',
-  group: GROUP,
-  resources: ['opensearchroles'],
-  connection: CONNECTION,
-  variables: [
-    PREFIX,
-    {
-      name: 'outside',
-      expression: 'variables.prefix == "" || !has(object.spec.indexPermissions) ? [] : object.spec.indexPermissions.filter(p, p.indexPatterns.exists(x, !x.startsWith(variables.prefix)))',
-    },
-  ],
+const roleBinding = kindPolicy({
+  policy: 'opensearch-role-binding',
+  resource: 'opensearchrolebindings',
   validations: [
     {
-      expression: 'size(variables.outside) == 0',
-      messageExpression: `"index pattern \\"" + variables.outside[0].indexPatterns.filter(x, !x.startsWith(variables.prefix))[0] + "\\" is outside the prefix \\"" + variables.prefix + ${GIVES}`,
+      expression: `!has(object.spec.externalRole) || (${celPresent('params.spec.tenancy.bindableRoles')} && object.spec.externalRole in params.spec.tenancy.bindableRoles)`,
+      messageExpression: `"externalRole " + ${celQuoted('object.spec.externalRole')} + " is not listed in the connection's tenancy.bindableRoles"`,
     },
+    { expression: `!has(object.spec.externalRole) || (${celLet('r', 'object.spec.externalRole', celProtectedProblem('role', 'r'))}) == ""`, messageExpression: celLet('r', 'object.spec.externalRole', celProtectedProblem('role', 'r')) },
+    listRule('object.spec.users', 'users', (u) => `!${u}.startsWith(variables.prefix) ? ${celQuoted(u)} + " is outside " + variables.thePrefix : ""`),
   ],
 });
 
-/** An internal user's backend roles start with the prefix (a backend role is a claim role mappings honour). */
-const userBackendRoles = defineConnectionPolicy({
-  name: 'opensearch-user-backend-roles',
-  group: GROUP,
-  resources: ['opensearchusers'],
-  connection: CONNECTION,
-  variables: [PREFIX, { name: 'outside', expression: 'has(object.spec.backendRoles) ? object.spec.backendRoles.filter(r, !r.startsWith(variables.prefix)) : []' }],
+const user = kindPolicy({
+  policy: 'opensearch-user',
+  resource: 'opensearchusers',
+  name: { kind: 'user', field: 'username' },
   validations: [
     {
-      expression: 'size(variables.outside) == 0',
-      messageExpression: `"backend role \\"" + variables.outside[0] + "\\" is outside the prefix \\"" + variables.prefix + ${GIVES}`,
+      expression: `!has(object.spec.backendRoles) || !object.spec.backendRoles.exists(r, (${celProtectedProblem('backend role', 'r')}) != "")`,
+      messageExpression: `object.spec.backendRoles.map(r, ${celProtectedProblem('backend role', 'r')}).filter(s, s != "")[0]`,
     },
+    listRule('object.spec.backendRoles', 'backendRoles', (r) => `!${r}.startsWith(variables.prefix) ? ${celQuoted(r)} + " is outside " + variables.thePrefix : ""`),
   ],
 });
 
-/** The policies rendered into charts/opensearch-operator/templates/admission-policies.yaml. */
-export const admissionPolicies: readonly AdmissionPolicy[] = [namespaceSelected, indexName, roleIndexPatterns, userBackendRoles];
+const actionGroup = kindPolicy({
+  policy: 'opensearch-action-group',
+  resource: 'opensearchactiongroups',
+  name: { kind: 'action group', field: 'name' },
+  validations: [
+    ((rule) => ({ expression: `object.spec.type != "cluster" || (${rule.expression})`, messageExpression: rule.messageExpression }))(
+      listRule('object.spec.allowedActions', 'allowedActions', (x) => celClusterPermissionProblem(x, 'in a cluster action group of a namespace')),
+    ),
+  ],
+});
+
+const tenant = kindPolicy({
+  policy: 'opensearch-tenant',
+  resource: 'opensearchtenants',
+  name: { kind: 'tenant', field: 'name' },
+  // The name's syntax and prefix first (`resolveName`), then, as the adapter refuses before any write, a protected name.
+  validations: [{ expression: `(${celProtectedProblem('tenant', 'variables.name')}) == ""`, messageExpression: celProtectedProblem('tenant', 'variables.name') }],
+});
+
+const dataStream = kindPolicy({ policy: 'opensearch-data-stream', resource: 'opensearchdatastreams', name: { kind: 'data stream', field: 'name' }, validations: [] });
+
+const snapshotPolicy = kindPolicy({ policy: 'opensearch-snapshot-policy', resource: 'opensearchsnapshotpolicies', validations: [listRule('object.spec.indices', 'indices', celPatternProblem)] });
+
+const snapshotRestore = kindPolicy({ policy: 'opensearch-snapshot-restore', resource: 'opensearchsnapshotrestores', validations: [listRule('object.spec.indices', 'indices', celPatternProblem)] });
+
+/** The policies rendered into charts/opensearch-operator/templates/admission-policies.yaml (`nx run opensearch-operator:admission-policies`). */
+export const admissionPolicies: readonly AdmissionPolicy[] = [
+  namespaceSelected,
+  index,
+  indexTemplate,
+  componentTemplate,
+  role,
+  roleBinding,
+  user,
+  actionGroup,
+  tenant,
+  dataStream,
+  snapshotPolicy,
+  snapshotRestore,
+];

@@ -57,7 +57,7 @@ import { isOpenSearchError, OpenSearchError } from '../opensearch/errors.ts';
 import { OpenSearchReasons } from '../opensearch/reasons.ts';
 import type { ObservedSnapshot } from '../opensearch/snapshot-types.ts';
 import { policySnapshotPattern, repositoryAdmits, repositoryNameOf } from '../opensearch/snapshot-tenancy.ts';
-import { patternProblem, tenancyError, violation } from '../opensearch/tenancy.ts';
+import { indexPatternProblems, tenancyError, violation } from '../opensearch/tenancy.ts';
 import type { Connections } from './connection-registry.ts';
 import type { ManagedControllerDeps } from './managed-controller.ts';
 import { operatorRateLimiter, workersFor } from './managed-controller.ts';
@@ -195,10 +195,7 @@ export class SnapshotPolicyReconciler implements Reconciler<OpenSearchSnapshotPo
     if (repository.spec.connectionRef.name !== connection) {
       problems.push(`OpenSearchSnapshotRepository "${spec.repositoryRef.name}" is on connection "${repository.spec.connectionRef.name}", this policy on "${connection}"`);
     }
-    spec.indices.forEach((pattern, i) => {
-      const problem = patternProblem(tenancy, `indices[${i}]`, pattern);
-      if (problem !== undefined) problems.push(problem);
-    });
+    problems.push(...indexPatternProblems(tenancy, 'indices', spec.indices));
     if (spec.includeGlobalState === true) problems.push('includeGlobalState must be false: a namespace may not snapshot the cluster state');
     if (problems.length > 0) throw tenancyError(violation(problems));
 

@@ -25,7 +25,7 @@ import type { JsonObject } from './json.ts';
 import { OpenSearchReasons } from './reasons.ts';
 import type { RestoreBody } from './snapshot-types.ts';
 import type { Tenancy } from './tenancy.ts';
-import { patternProblem, resolveName, TENANCY_VIOLATION } from './tenancy.ts';
+import { indexPatternProblems, resolveName, TENANCY_VIOLATION } from './tenancy.ts';
 
 /** One index of the snapshot and the name it is restored under. */
 export interface RestoreTarget {
@@ -56,10 +56,7 @@ export type RestorePlan =
  * `IndexNotInSnapshot`. Pure.
  */
 export function planRestore(tenancy: Tenancy, snapshot: { readonly name: string; readonly indices: readonly string[] }, request: RestoreRequest): RestorePlan {
-  const patternProblems = request.indices.flatMap((pattern, i) => {
-    const problem = patternProblem(tenancy, `indices[${i}]`, pattern);
-    return problem === undefined ? [] : [problem];
-  });
+  const patternProblems = indexPatternProblems(tenancy, 'indices', request.indices);
   if (patternProblems.length > 0) return refused(TENANCY_VIOLATION, patternProblems.join('; '));
   if (request.includeAliases === true) {
     return refused(Reasons.invalidSpec, 'includeAliases is not supported: the aliases in a snapshot cannot be read before restoring it, so they cannot be checked against the prefix; add aliases afterwards');

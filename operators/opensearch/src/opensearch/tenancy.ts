@@ -101,16 +101,19 @@ export type SecurityKind = 'role' | 'role mapping' | 'user' | 'action group' | '
  * Tenants are not among them: roles grant them by tenant patterns, which follow index patterns' rules (lowercase),
  * so a tenant name must be one a pattern can name.
  */
-const SECURITY_KINDS: ReadonlySet<NamedKind> = new Set<NamedKind>(['role', 'user', 'action group']);
+export const SECURITY_KINDS: ReadonlySet<NamedKind> = new Set<NamedKind>(['role', 'user', 'action group']);
 
 /** A resolved name, or why it is refused. */
 export type NameResult = { readonly ok: true; readonly name: string } | { readonly ok: false; readonly violation: TenancyViolation };
 
-// Lowercase letters, digits and the punctuation OpenSearch accepts in index names (no `\ / * ? " < > | , # :` or space).
-const INDEX_NAME_CHARS = /^[a-z0-9][a-z0-9._+-]*$/;
-const PATTERN_CHARS = /^[a-z0-9._+*?-]+$/;
-const SECURITY_NAME_CHARS = /^[A-Za-z0-9._@+-]+$/;
-const MAX_NAME_BYTES = 255;
+/** An index, alias, template or tenant name: lowercase letters, digits and `. _ + -` (none of `\ / * ? " < > | , # :` or space), not starting with `. _ + -`. */
+export const INDEX_NAME_CHARS = /^[a-z0-9][a-z0-9._+-]*$/;
+/** The characters of an index pattern: those of index names and the wildcards `*` and `?`. */
+export const PATTERN_CHARS = /^[a-z0-9._+*?-]+$/;
+/** A role, user or action group name: letters, digits and `. _ @ + -`. */
+export const SECURITY_NAME_CHARS = /^[A-Za-z0-9._@+-]+$/;
+/** The longest name OpenSearch takes, in UTF-8 bytes. */
+export const MAX_NAME_BYTES = 255;
 
 /** Builds the {@link TerminalError} a reconciler throws for a violation (reason `TenancyViolation`). */
 export function tenancyError(violation: TenancyViolation): TerminalError {
@@ -198,6 +201,17 @@ export function patternProblem(tenancy: Tenancy, field: string, pattern: string)
   if (!PATTERN_CHARS.test(pattern)) return `${at} contains characters not allowed in index names`;
   if (!pattern.startsWith(tenancy.prefix)) return `${at} is outside the prefix ${quote(tenancy.prefix)}`;
   return foreignProblem(tenancy, at, pattern);
+}
+
+/**
+ * Checks a list of index patterns named by `field` (a snapshot policy's or a restore's `indices`): the problems of
+ * each entry, `<field>[i]`, as {@link patternProblem} finds them, in order. Pure.
+ */
+export function indexPatternProblems(tenancy: Tenancy, field: string, patterns: readonly string[]): string[] {
+  return patterns.flatMap((pattern, i) => {
+    const problem = patternProblem(tenancy, `${field}[${i}]`, pattern);
+    return problem === undefined ? [] : [problem];
+  });
 }
 
 /** Checks an `OpenSearchIndex`'s alias names (the index name itself goes through {@link resolveName}). Pure. */
