@@ -1,6 +1,8 @@
 import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
 import type { Clock } from '../core/clock.ts';
 import { systemClock } from '../core/clock.ts';
+import { silentLogger } from '../core/logger.ts';
+import type { Logger } from '../core/logger.ts';
 import { HttpWatchTransport } from './http-watch-transport.ts';
 import { Reflector } from './reflector.ts';
 import type { ChangeListener } from './reflector.ts';
@@ -34,8 +36,19 @@ export interface SharedInformersOptions {
   readonly namespace?: string;
   readonly clock?: Clock;
   readonly random?: () => number;
-  /** Tuning of every informer's watcher (inactivity timeout, backoff, …); default: the watcher's defaults. */
+  /**
+   * Tuning of every informer's watcher (inactivity timeout, backoff, …); default: the watcher's defaults, among them
+   * the initial state from a watch-list (`initialList: 'list'` for paginated lists).
+   */
   readonly watcher?: WatcherOptions;
+}
+
+/** What {@link SharedInformers} needs from outside. */
+export interface SharedInformersDeps {
+  /** Names the apiserver and the credentials. */
+  readonly kubeConfig: KubeConfig;
+  /** Where informers log (each line bound to `informer: <plural>`); default: nowhere. */
+  readonly logger?: Logger;
 }
 
 /**
@@ -58,14 +71,16 @@ export interface InformerRequest<T extends KubernetesObject> {
  */
 export class SharedInformers {
   readonly #kubeConfig: KubeConfig;
+  readonly #logger: Logger;
   readonly #options: SharedInformersOptions;
   readonly #informers = new Map<string, LazyInformer>();
   #signal: AbortSignal | undefined;
   readonly #runs: Promise<void>[] = [];
 
   /** Stores its dependencies; starts nothing. */
-  constructor(deps: { readonly kubeConfig: KubeConfig }, options: SharedInformersOptions = {}) {
+  constructor(deps: SharedInformersDeps, options: SharedInformersOptions = {}) {
     this.#kubeConfig = deps.kubeConfig;
+    this.#logger = deps.logger ?? silentLogger;
     this.#options = options;
   }
 
@@ -117,7 +132,15 @@ export class SharedInformers {
         ...(scope.fieldSelector !== undefined && { fieldSelector: scope.fieldSelector }),
       },
     );
-    const watcher = new Watcher({ transport, clock: this.#options.clock ?? systemClock, ...(this.#options.random && { random: this.#options.random }) }, this.#options.watcher);
+    const watcher = new Watcher(
+      {
+        transport,
+        clock: this.#options.clock ?? systemClock,
+        logger: this.#logger.child({ informer: informerName(type) }),
+        ...(this.#options.random && { random: this.#options.random }),
+      },
+      this.#options.watcher,
+    );
     const writer = new StoreWriter({ indexers: informer.indexers });
     return { reflector: new Reflector({ watcher, writer }), watcher };
   }

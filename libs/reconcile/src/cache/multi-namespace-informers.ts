@@ -1,6 +1,6 @@
-import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
+import type { KubernetesObject } from '@kubernetes/client-node';
 import type { ChangeListener } from './reflector.ts';
-import type { Informer, InformerHealth, InformerRequest, SharedInformersOptions } from './informer.ts';
+import type { Informer, InformerHealth, InformerRequest, SharedInformersDeps, SharedInformersOptions } from './informer.ts';
 import { SharedInformers } from './informer.ts';
 import type { ResourceType } from '../client/resource-type.ts';
 import { informerId } from './informer-scope.ts';
@@ -31,7 +31,7 @@ export class MultiNamespaceInformers implements InformerCache {
   readonly #merged = new Map<string, Informer>();
 
   /** One SharedInformers per namespace, none started. `namespaces` must not be empty. */
-  constructor(deps: { readonly kubeConfig: KubeConfig }, options: Omit<SharedInformersOptions, 'namespace'> & { readonly namespaces: readonly string[] }) {
+  constructor(deps: SharedInformersDeps, options: Omit<SharedInformersOptions, 'namespace'> & { readonly namespaces: readonly string[] }) {
     if (options.namespaces.length === 0) throw new Error('MultiNamespaceInformers needs at least one namespace');
     const { namespaces, ...shared } = options;
     this.#parts = new Map(namespaces.map((namespace) => [namespace, new SharedInformers(deps, { ...shared, namespace })]));

@@ -8,6 +8,7 @@ import { objectKey } from '../core/request.ts';
 import { byOwnerUid, StoreWriter } from './store.ts';
 import type { StoreChange } from './store.ts';
 import { Watcher } from './watcher.ts';
+import type { InitialListStrategy } from './watcher.ts';
 
 function cm(name: string, resourceVersion: string, ownerUid?: string): KubernetesObject {
   return {
@@ -23,10 +24,10 @@ function cm(name: string, resourceVersion: string, ownerUid?: string): Kubernete
   };
 }
 
-function setup() {
+function setup(initialList: InitialListStrategy = 'list') {
   const clock = new VirtualClock();
   const transport = new FakeWatchTransport(clock);
-  const watcher = new Watcher({ transport, clock, random: () => 0.5 });
+  const watcher = new Watcher({ transport, clock, random: () => 0.5 }, { initialList });
   const writer = new StoreWriter({ indexers: { owner: byOwnerUid } });
   const errors: unknown[] = [];
   const reflector = new Reflector({ watcher, writer }, { onListenerError: (e) => errors.push(e) });
@@ -122,6 +123,46 @@ describe('Reflector', () => {
     ]);
     expect(reflector.store.keys().sort()).toEqual(['ns/a', 'ns/b', 'ns/d']);
     expect(transport.lastWatch().request.resourceVersion).toBe('5');
+    controller.abort();
+    await run;
+  });
+
+  it('with a watch-list: stores nothing before the end bookmark, then replaces the store at once; a later watch-list drops keys deleted while away', async () => {
+    const { clock, transport, reflector, changes, controller } = setup('watchList');
+    const run = reflector.run(controller.signal);
+    await clock.advance(0);
+    const first = transport.lastWatch();
+    for (const name of ['a', 'b', 'c']) first.push({ type: 'ADDED', object: cm(name, '1') });
+    await clock.advance(0);
+    expect(reflector.store.size()).toBe(0);
+    expect(reflector.hasSynced()).toBe(false);
+    first.endInitialEvents('1');
+    await clock.advance(0);
+    expect(reflector.hasSynced()).toBe(true);
+    expect(reflector.store.keys().sort()).toEqual(['ns/a', 'ns/b', 'ns/c']);
+    expect(reflector.store.get('ns/a')?.metadata).not.toHaveProperty('managedFields');
+
+    changes.length = 0;
+    await clock.advance(30_000);
+    first.fail(new KubeApiError('too old resource version', 410, 'Expired'));
+    await clock.advance(0);
+    const second = transport.lastWatch();
+    second.push({ type: 'ADDED', object: cm('a', '1') });
+    second.push({ type: 'ADDED', object: cm('b', '5') });
+    second.push({ type: 'ADDED', object: cm('d', '5') });
+    await clock.advance(0);
+    expect(changes).toEqual([]);
+    expect(reflector.store.keys().sort()).toEqual(['ns/a', 'ns/b', 'ns/c']);
+    second.endInitialEvents('5');
+    await clock.advance(0);
+
+    expect(changes).toEqual([
+      ['Modified', 'ns/b', '5'],
+      ['Added', 'ns/d', '5'],
+      ['Deleted', 'ns/c', '1'],
+    ]);
+    expect(reflector.store.keys().sort()).toEqual(['ns/a', 'ns/b', 'ns/d']);
+    expect(transport.lists).toHaveLength(0);
     controller.abort();
     await run;
   });

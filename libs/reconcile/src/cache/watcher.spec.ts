@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../core/clock.ts';
 import { KubeApiError } from '../core/errors.ts';
 import { FakeWatchTransport } from '../testing/fake-watch-transport.ts';
+import type { FakeWatch } from '../testing/fake-watch-transport.ts';
+import type { Logger } from '../core/logger.ts';
 import { NetworkError } from '../core/network-error.ts';
 import type { WatchEvent, WatchTransport } from './watch-transport.ts';
 import { ShortWatchError, Watcher, WatchStalledError } from './watcher.ts';
@@ -18,7 +20,7 @@ const gone = (): KubeApiError => new KubeApiError('too old resource version', 41
 function setup(options: WatcherOptions = {}, random: () => number = () => 0.5) {
   const clock = new VirtualClock();
   const transport = new FakeWatchTransport(clock);
-  const watcher = new Watcher({ transport, clock, random }, options);
+  const watcher = new Watcher({ transport, clock, random }, { initialList: 'list', ...options });
   const events: WatcherEvent[] = [];
   const controller = new AbortController();
   const start = async (): Promise<void> => {
@@ -30,7 +32,7 @@ function setup(options: WatcherOptions = {}, random: () => number = () => 0.5) {
 /** Differences between consecutive times. */
 const gaps = (times: readonly number[]): number[] => times.slice(1).map((t, i) => t - (times[i] ?? 0));
 
-describe('Watcher', () => {
+describe('Watcher (initial list: paginated list, then watch)', () => {
   it('lists every page with continue tokens, reports Restarted, then watches from the list resourceVersion', async () => {
     const { clock, transport, events, controller, start } = setup();
     transport.scriptList(
@@ -234,7 +236,7 @@ describe('Watcher', () => {
         };
       },
     };
-    const watcher = new Watcher({ transport, clock, random: () => 0.5 });
+    const watcher = new Watcher({ transport, clock, random: () => 0.5 }, { initialList: 'list' });
     const controller = new AbortController();
     const done = (async () => {
       for await (const _event of watcher.events(controller.signal)) {
@@ -420,5 +422,274 @@ describe('Watcher', () => {
     expect(watch.aborted).toBe(true);
     expect(watcher.health().state).toBe('Stopped');
     expect(clock.pendingTimers()).toBe(0);
+  });
+});
+
+/** A logger that records each line as `level: message`. */
+function recordingLogger(lines: string[]): Logger {
+  const logger: Logger = {
+    debug: (_fields, message) => lines.push(`debug: ${message}`),
+    info: (_fields, message) => lines.push(`info: ${message}`),
+    warn: (_fields, message) => lines.push(`warn: ${message}`),
+    error: (_fields, message) => lines.push(`error: ${message}`),
+    child: () => logger,
+  };
+  return logger;
+}
+
+function watchListSetup(options: WatcherOptions = {}) {
+  const clock = new VirtualClock();
+  const transport = new FakeWatchTransport(clock);
+  const logs: string[] = [];
+  const watcher = new Watcher({ transport, clock, random: () => 0.5, logger: recordingLogger(logs) }, options);
+  const events: WatcherEvent[] = [];
+  const controller = new AbortController();
+  const start = async (): Promise<void> => {
+    for await (const event of watcher.events(controller.signal)) events.push(event);
+  };
+  return { clock, transport, watcher, events, logs, controller, start };
+}
+
+const watchLists = (transport: FakeWatchTransport): FakeWatch[] => transport.watches.filter((watch) => watch.request.sendInitialEvents === true);
+
+describe('Watcher (initial list: watch-list)', () => {
+  it('streams the initial state on one watch, reports it at the end bookmark, and keeps watching on the same stream', async () => {
+    const { clock, transport, watcher, events, controller, start } = watchListSetup();
+    const done = start();
+    await clock.advance(0);
+    const watch = transport.lastWatch();
+    expect(watch.request).toMatchObject({ sendInitialEvents: true, resourceVersion: '', allowWatchBookmarks: true, timeoutSeconds: 450 });
+    watch.push({ type: 'ADDED', object: cm('a', '5') });
+    watch.push({ type: 'ADDED', object: cm('b', '6') });
+    await clock.advance(0);
+    expect(events).toEqual([]);
+    expect(watcher.health()).toMatchObject({ state: 'InitialWatch', resourceVersion: undefined });
+
+    watch.endInitialEvents('10');
+    watch.push({ type: 'MODIFIED', object: cm('a', '11') });
+    await clock.advance(0);
+    expect(events).toEqual([
+      { type: 'Restarted', objects: [cm('a', '5'), cm('b', '6')] },
+      { type: 'Modified', object: cm('a', '11') },
+    ]);
+    expect(transport.watches).toHaveLength(1);
+    expect(transport.lists).toHaveLength(0);
+    expect(watcher.health()).toMatchObject({ state: 'Watching', resourceVersion: '11', lastEventTime: 0 });
+    controller.abort();
+    await done;
+    expect(watch.aborted).toBe(true);
+  });
+
+  it('reports an empty collection as an empty Restarted', async () => {
+    const { clock, transport, events, controller, start } = watchListSetup();
+    const done = start();
+    await clock.advance(0);
+    transport.lastWatch().endInitialEvents('3');
+    await clock.advance(0);
+    expect(events).toEqual([{ type: 'Restarted', objects: [] }]);
+    controller.abort();
+    await done;
+  });
+
+  it('re-watches (without sendInitialEvents) from the last resourceVersion when the stream ends after the end bookmark', async () => {
+    const { clock, transport, controller, start } = watchListSetup();
+    const done = start();
+    await clock.advance(0);
+    transport.lastWatch().endInitialEvents('10');
+    transport.lastWatch().bookmark('12');
+    await clock.advance(60_000);
+    transport.lastWatch().end();
+    await clock.advance(0);
+    expect(transport.watches).toHaveLength(2);
+    expect(transport.lastWatch().request.resourceVersion).toBe('12');
+    expect(transport.lastWatch().request.sendInitialEvents).toBeUndefined();
+    controller.abort();
+    await done;
+  });
+
+  it('after a 410 on the watch, streams the state again from the last resourceVersion: objects deleted meanwhile are not in it', async () => {
+    const { clock, transport, events, controller, start } = watchListSetup();
+    const done = start();
+    await clock.advance(0);
+    const first = transport.lastWatch();
+    first.push({ type: 'ADDED', object: cm('a', '5') });
+    first.push({ type: 'ADDED', object: cm('b', '6') });
+    first.endInitialEvents('10');
+    await clock.advance(60_000);
+    first.fail(gone());
+    await clock.advance(0);
+
+    const second = transport.lastWatch();
+    expect(watchLists(transport)).toEqual([first, second]);
+    expect(second.openedAt).toBe(60_000);
+    expect(second.request.resourceVersion).toBe('10');
+    second.push({ type: 'ADDED', object: cm('b', '6') });
+    second.endInitialEvents('20');
+    await clock.advance(0);
+    expect(events.at(-1)).toEqual({ type: 'Restarted', objects: [cm('b', '6')] });
+    expect(transport.lists).toHaveLength(0);
+    controller.abort();
+    await done;
+  });
+
+  it('starts over at once from "" when a watch-list from a resourceVersion is answered 410 or "too large resource version"', async () => {
+    for (const refusal of [gone(), new KubeApiError('Too large resource version', 504, 'Timeout', { causes: ['ResourceVersionTooLarge'] })]) {
+      const { clock, transport, watcher, events, controller, start } = watchListSetup();
+      const done = start();
+      await clock.advance(0);
+      transport.lastWatch().endInitialEvents('10');
+      await clock.advance(60_000);
+      transport.lastWatch().fail(gone());
+      await clock.advance(0);
+      expect(transport.lastWatch().request.resourceVersion).toBe('10');
+      transport.lastWatch().fail(refusal);
+      await clock.advance(0);
+
+      expect(watchLists(transport).map((watch) => [watch.openedAt, watch.request.resourceVersion])).toEqual([
+        [0, ''],
+        [60_000, '10'],
+        [60_000, ''],
+      ]);
+      transport.lastWatch().push({ type: 'ADDED', object: cm('c', '30') });
+      transport.lastWatch().endInitialEvents('30');
+      await clock.advance(0);
+      expect(events.at(-1)).toEqual({ type: 'Restarted', objects: [cm('c', '30')] });
+      expect(watcher.health().consecutiveFailures).toBe(0);
+      controller.abort();
+      await done;
+    }
+  });
+
+  it('falls back to paginated lists for good when the apiserver refuses the watch-list (422), and logs it once', async () => {
+    const { clock, transport, watcher, events, logs, controller, start } = watchListSetup();
+    transport.onWatch = (watch) => {
+      if (watch.request.sendInitialEvents === true) {
+        watch.fail(new KubeApiError('sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled', 422, 'Invalid'));
+      }
+    };
+    transport.scriptList({ items: [cm('a', '1')], resourceVersion: '4' }, { items: [cm('a', '9')], resourceVersion: '9' });
+    const done = start();
+    await clock.advance(0);
+    expect(events).toEqual([{ type: 'Restarted', objects: [cm('a', '1')] }]);
+    expect(transport.lists.map((list) => list.at)).toEqual([0]);
+    expect(transport.lastWatch().request.resourceVersion).toBe('4');
+    expect(transport.lastWatch().request.sendInitialEvents).toBeUndefined();
+    expect(logs).toEqual(['warn: watch-list refused: the initial state is read with paginated lists from now on']);
+    expect(watcher.health().consecutiveFailures).toBe(0);
+
+    await clock.advance(60_000);
+    transport.lastWatch().fail(gone());
+    await clock.advance(0);
+    expect(watchLists(transport)).toHaveLength(1);
+    expect(transport.lists).toHaveLength(2);
+    expect(events.at(-1)).toEqual({ type: 'Restarted', objects: [cm('a', '9')] });
+    expect(logs).toHaveLength(1);
+    controller.abort();
+    await done;
+  });
+
+  it('falls back for good when the server ignores sendInitialEvents (a bookmark without the end annotation)', async () => {
+    const { clock, transport, events, logs, controller, start } = watchListSetup();
+    transport.scriptList({ items: [cm('a', '1'), cm('b', '2')], resourceVersion: '4' });
+    const done = start();
+    await clock.advance(0);
+    const ignored = transport.lastWatch();
+    ignored.push({ type: 'ADDED', object: cm('a', '1') });
+    ignored.bookmark('4');
+    await clock.advance(0);
+    expect(ignored.aborted).toBe(true);
+    expect(events).toEqual([{ type: 'Restarted', objects: [cm('a', '1'), cm('b', '2')] }]);
+    expect(logs).toHaveLength(1);
+    controller.abort();
+    await done;
+  });
+
+  it('backs off a watch-list that fails before its end bookmark, reads this sync with a paginated list, and streams the next one', async () => {
+    const { clock, transport, watcher, events, logs, controller, start } = watchListSetup();
+    transport.scriptList({ items: [cm('a', '1'), cm('b', '2')], resourceVersion: '4' });
+    const done = start();
+    await clock.advance(0);
+    const broken = transport.lastWatch();
+    broken.push({ type: 'ADDED', object: cm('a', '1') });
+    broken.fail(new NetworkError('ECONNRESET'));
+    await clock.advance(799);
+    expect(watcher.health()).toMatchObject({ state: 'Backoff', consecutiveFailures: 1 });
+    expect(transport.lists).toHaveLength(0);
+    await clock.advance(1);
+    expect(transport.lists.map((list) => list.at)).toEqual([800]);
+    expect(events).toEqual([{ type: 'Restarted', objects: [cm('a', '1'), cm('b', '2')] }]);
+    expect(logs).toEqual([]);
+
+    await clock.advance(60_000);
+    transport.lastWatch().fail(gone());
+    await clock.advance(0);
+    expect(watchLists(transport)).toHaveLength(2);
+    expect(transport.lastWatch().request).toMatchObject({ sendInitialEvents: true, resourceVersion: '4' });
+    controller.abort();
+    await done;
+  });
+
+  it('treats a 5xx, a stall and a stream that ends before the end bookmark alike: backoff, then a paginated list', async () => {
+    const endings: [(watch: FakeWatch, clock: VirtualClock) => Promise<void>, string][] = [
+      [
+        (watch) => {
+          watch.fail(serverError());
+          return Promise.resolve();
+        },
+        'KubeApiError',
+      ],
+      [(_watch, clock) => clock.advance(70_000), 'WatchStalledError'],
+      [
+        async (watch, clock) => {
+          watch.push({ type: 'ADDED', object: cm('a', '1') });
+          await clock.advance(2_000);
+          watch.end();
+        },
+        'WatchListIncompleteError',
+      ],
+    ];
+    for (const [ending, errorName] of endings) {
+      const { clock, transport, watcher, events, controller, start } = watchListSetup();
+      transport.scriptList({ items: [cm('a', '1')], resourceVersion: '4' });
+      const done = start();
+      await clock.advance(0);
+      const endedAt = clock.now();
+      await ending(transport.lastWatch(), clock);
+      await clock.advance(0);
+      expect(watcher.health().lastError?.name).toBe(errorName);
+      await clock.advance(800);
+      expect(transport.lists).toHaveLength(1);
+      expect(transport.lists[0]?.at).toBeGreaterThan(endedAt);
+      expect(events).toEqual([{ type: 'Restarted', objects: [cm('a', '1')] }]);
+      controller.abort();
+      await done;
+    }
+  });
+
+  it('applies changes sent before the end bookmark (older apiservers): the last event for a key wins', async () => {
+    const { clock, transport, events, controller, start } = watchListSetup();
+    const done = start();
+    await clock.advance(0);
+    const watch = transport.lastWatch();
+    watch.push({ type: 'ADDED', object: cm('a', '5') });
+    watch.push({ type: 'ADDED', object: cm('b', '6') });
+    watch.push({ type: 'DELETED', object: cm('a', '7') });
+    watch.push({ type: 'MODIFIED', object: cm('b', '8') });
+    watch.endInitialEvents('8');
+    await clock.advance(0);
+    expect(events).toEqual([{ type: 'Restarted', objects: [cm('b', '8')] }]);
+    controller.abort();
+    await done;
+  });
+
+  it('lists with pages from the start with initialList "list"', async () => {
+    const { clock, transport, controller, start } = watchListSetup({ initialList: 'list' });
+    transport.scriptList({ items: [], resourceVersion: '1' });
+    const done = start();
+    await clock.advance(0);
+    expect(transport.lists).toHaveLength(1);
+    expect(watchLists(transport)).toHaveLength(0);
+    controller.abort();
+    await done;
   });
 });

@@ -1,14 +1,18 @@
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { sleep } from '../core/clock.ts';
-import { isGone } from '../core/errors.ts';
+import { apiStatusOf, isGone, isResourceVersionTooLarge } from '../core/errors.ts';
 import type { Clock, TimerHandle } from '../core/clock.ts';
+import { errorFields, silentLogger } from '../core/logger.ts';
+import type { Logger } from '../core/logger.ts';
+import { InitialEvents } from './initial-events.ts';
 import { WatchBackoff } from './watch-backoff.ts';
 import type { WatchBackoffOptions } from './watch-backoff.ts';
 import type { WatchEvent, WatchTransport } from './watch-transport.ts';
 
 /**
- * What a {@link Watcher} tells its consumer. `Restarted` carries the complete current set after a full (paginated)
- * list: the consumer must replace what it holds, since objects absent from it were deleted while nobody watched.
+ * What a {@link Watcher} tells its consumer. `Restarted` carries the complete current set after a full list (a
+ * watch-list's initial events, or a paginated list): the consumer must replace what it holds, since objects absent
+ * from it were deleted while nobody watched.
  * `Added`, `Modified` and `Deleted` then apply one change each, in resourceVersion order. Bookmarks are not
  * reported; they only move the watcher's resourceVersion.
  */
@@ -16,8 +20,21 @@ export type WatcherEvent<T extends KubernetesObject = KubernetesObject> =
   | { readonly type: 'Restarted'; readonly objects: readonly T[] }
   | { readonly type: 'Added' | 'Modified' | 'Deleted'; readonly object: T };
 
-/** The watcher's state machine position, as reported by {@link Watcher.health}; `Stopped` when not running. */
-export type WatcherStateKind = 'Empty' | 'Listing' | 'Watching' | 'Backoff' | 'Stopped';
+/**
+ * The watcher's state machine position, as reported by {@link Watcher.health}: `InitialWatch` while a watch-list
+ * streams the initial state, `Listing` while list pages are read; `Stopped` when not running.
+ */
+export type WatcherStateKind = 'Empty' | 'InitialWatch' | 'Listing' | 'Watching' | 'Backoff' | 'Stopped';
+
+/**
+ * How a {@link Watcher} gets the complete state it starts from (and again after a 410 Gone). `watchList`: one
+ * watch with `sendInitialEvents=true` (Kubernetes' streaming list, on by default in client-go since v0.35 as
+ * `WatchListClient`) whose initial events end with an annotated bookmark, after which the same stream goes on as
+ * the watch; a server that refuses it is listed with pages from then on, and a watch-list that fails before its end
+ * bookmark is replaced by a paginated list for that one sync, as client-go does. `list`: always a paginated list,
+ * then a watch.
+ */
+export type InitialListStrategy = 'watchList' | 'list';
 
 /** A snapshot of a watcher's condition, for readiness probes, metrics and logs. Times are `Clock.now()` values. */
 export interface WatcherHealth {
@@ -56,6 +73,25 @@ export class WatchStalledError extends Error {
   }
 }
 
+/**
+ * A watch-list the server refused (400 or 422: an apiserver without the WatchList feature, or one older than 1.27),
+ * or streamed without the annotated end bookmark (a server that ignores `sendInitialEvents`): the watcher lists
+ * with pages from then on.
+ */
+export class WatchListUnsupportedError extends Error {
+  override readonly name = 'WatchListUnsupportedError';
+}
+
+/** A watch-list stream that ended before its end bookmark: the initial state is incomplete, so it is not used. */
+export class WatchListIncompleteError extends Error {
+  override readonly name = 'WatchListIncompleteError';
+
+  /** Builds the error with the number of initial events received before the end. */
+  constructor(events: number) {
+    super(`watch-list ended after ${events} event(s), before the bookmark that ends the initial events`);
+  }
+}
+
 /** A watch that the server ended almost at once with no events: treated as a failure so it is backed off. */
 export class ShortWatchError extends Error {
   /** Builds the error with the watch's duration in milliseconds. */
@@ -73,10 +109,14 @@ export interface WatcherDeps<T extends KubernetesObject> {
   readonly clock: Clock;
   /** Uniform numbers in [0, 1) for backoff jitter and the watch timeout; defaults to `Math.random`. */
   readonly random?: () => number;
+  /** Where the one line about falling back from watch-list to paginated lists goes; default: nowhere. */
+  readonly logger?: Logger;
 }
 
 /** Tuning of a {@link Watcher}; every field is optional. */
 export interface WatcherOptions {
+  /** How the initial state is read (default `watchList`, falling back to `list` where the server refuses it). */
+  readonly initialList?: InitialListStrategy;
   /** Items per list page (default 500). */
   readonly pageSize?: number;
   /** Lower bound of the server-side watch `timeoutSeconds`, drawn uniformly per watch (default 300). */
@@ -115,11 +155,15 @@ interface OpenWatch<T extends KubernetesObject> {
 /**
  * The explicit states of a watcher (kube-rs style). Transitions happen only in {@link Watcher}'s `#step`:
  *
- *     Empty ─► Listing(token, items) ─► … ─► Listing(last page) ─► Watching(rv) ─► Watching(rv') …
- *     any failure ─► Backoff(until, next)        410 Gone ─► Empty        stall / normal end ─► Watching(rv)
+ *     Empty ─► InitialWatch(rv, events) ─► … ─► end bookmark ─► Watching(rv', same stream) ─► Watching(rv'') …
+ *     Empty ─► Listing(token, items) ─► … ─► Listing(last page) ─► Watching(rv) ─► Watching(rv') …   (strategy list)
+ *     InitialWatch refused or unsupported ─► Listing (and every later sync lists)
+ *     InitialWatch failure ─► Backoff ─► Listing (this sync only)    any other failure ─► Backoff(until, next)
+ *     410 Gone ─► Empty        stall / normal end ─► Watching(rv)
  */
 type State<T extends KubernetesObject> =
   | { readonly kind: 'Empty' }
+  | { readonly kind: 'InitialWatch'; readonly resourceVersion: string; readonly watch: OpenWatch<T> | undefined; readonly initial: InitialEvents<T> }
   | { readonly kind: 'Listing'; readonly continueToken: string | undefined; readonly items: T[] }
   | { readonly kind: 'Watching'; readonly resourceVersion: string; readonly watch: OpenWatch<T> | undefined }
   | { readonly kind: 'Backoff'; readonly until: number; readonly next: State<T> };
@@ -131,18 +175,24 @@ interface Transition<T extends KubernetesObject> {
 
 const EVENT_TYPES = { ADDED: 'Added', MODIFIED: 'Modified', DELETED: 'Deleted' } as const;
 
+// A watch-list refused with one of these statuses is not served by this server (validation or a bad request).
+const WATCH_LIST_REFUSED = new Set([400, 422]);
+
 /**
- * Lists then watches one resource type forever, the way client-go's reflector and kube-rs's `watcher` do: a full
- * paginated list (reported as `Restarted`), then a watch from the list's resourceVersion with bookmarks, re-watched
- * from the last resourceVersion when the server ends it or when it stalls (no bytes for `inactivityTimeoutMs`), and
- * relisted only on 410 Gone. It never gives up: 429, 5xx, network errors and watches that end at once are retried
- * after an exponential, jittered backoff, so it never hammers the API server. Construction does no work; iteration of
- * {@link Watcher.events} does.
+ * Lists then watches one resource type forever, the way client-go's reflector and kube-rs's `watcher` do. The
+ * complete state comes first (reported as `Restarted`): by default from a watch-list (see
+ * {@link InitialListStrategy}) whose stream then carries on as the watch, otherwise from a paginated list followed
+ * by a watch from the list's resourceVersion. Watches ask for bookmarks, are re-watched from the last
+ * resourceVersion when the server ends them or when they stall (no bytes for `inactivityTimeoutMs`), and the full
+ * state is read again only on 410 Gone. It never gives up: 429, 5xx, network errors and watches that end at once are
+ * retried after an exponential, jittered backoff, so it never hammers the API server. Construction does no work;
+ * iteration of {@link Watcher.events} does.
  */
 export class Watcher<T extends KubernetesObject = KubernetesObject> {
   readonly #transport: WatchTransport<T>;
   readonly #clock: Clock;
   readonly #random: () => number;
+  readonly #logger: Logger;
   readonly #backoff: WatchBackoff;
   readonly #pageSize: number;
   readonly #minTimeoutSeconds: number;
@@ -152,11 +202,18 @@ export class Watcher<T extends KubernetesObject = KubernetesObject> {
   readonly #minWatchDurationMs: number;
   readonly #listTimeoutMs: number;
   #running = false;
+  // Whether the initial state comes from a watch-list; false from the start for strategy `list`, and for good once
+  // the server refused one.
+  #watchList: boolean;
   #stateKind: WatcherStateKind = 'Stopped';
   #resourceVersion: string | undefined;
   // Like client-go's reflector: lists start with resourceVersion "0", which the apiserver serves from its watch
   // cache in one pass (no round trip to etcd per page); after a 410 the next list is a consistent read instead.
   #consistentRelist = false;
+  // Like client-go's reflector: a watch-list after a 410 on the watch starts from the last resourceVersion seen (the
+  // state it sends is at least that new, and the apiserver serves it from its watch cache); only when that one is
+  // refused as expired or too new does the next start from "", a consistent read.
+  #watchListFromScratch = false;
   #lastEventTime: number | undefined;
   #lastActivityTime: number | undefined;
   #lastError: Error | undefined;
@@ -167,6 +224,8 @@ export class Watcher<T extends KubernetesObject = KubernetesObject> {
     this.#transport = deps.transport;
     this.#clock = deps.clock;
     this.#random = deps.random ?? Math.random;
+    this.#logger = deps.logger ?? silentLogger;
+    this.#watchList = (options.initialList ?? 'watchList') === 'watchList';
     this.#backoff = new WatchBackoff(this.#random, options.backoff);
     this.#pageSize = options.pageSize ?? 500;
     this.#minTimeoutSeconds = options.minTimeoutSeconds ?? 300;
@@ -195,7 +254,7 @@ export class Watcher<T extends KubernetesObject = KubernetesObject> {
         } catch (error) {
           if (isAborted(signal)) return;
           // Only a bug can land here (#step handles every API and network error): start over rather than die.
-          if (state.kind === 'Watching') state.watch?.close();
+          openWatchOf(state)?.close();
           transition = this.#fail(error, { kind: 'Empty' });
         }
         state = transition.next;
@@ -203,7 +262,7 @@ export class Watcher<T extends KubernetesObject = KubernetesObject> {
         if (transition.event !== undefined) yield transition.event;
       }
     } finally {
-      if (state.kind === 'Watching') state.watch?.close();
+      openWatchOf(state)?.close();
       this.#running = false;
       this.#stateKind = 'Stopped';
     }
@@ -225,7 +284,9 @@ export class Watcher<T extends KubernetesObject = KubernetesObject> {
   async #step(state: State<T>, signal: AbortSignal): Promise<Transition<T>> {
     switch (state.kind) {
       case 'Empty':
-        return { next: { kind: 'Listing', continueToken: undefined, items: [] } };
+        return { next: this.#watchList ? this.#initialWatch() : firstPage() };
+      case 'InitialWatch':
+        return this.#stepInitialWatch(state, signal);
       case 'Listing':
         return this.#stepListing(state, signal);
       case 'Watching':
@@ -234,6 +295,84 @@ export class Watcher<T extends KubernetesObject = KubernetesObject> {
         await sleep(this.#clock, state.until - this.#clock.now(), signal);
         return { next: state.next };
     }
+  }
+
+  /**
+   * A watch-list from the last resourceVersion seen, or from "" (a consistent read) at the start and after a
+   * watch-list refused that resourceVersion, as client-go's reflector chooses it.
+   */
+  #initialWatch(): State<T> {
+    const resourceVersion = this.#watchListFromScratch ? '' : (this.#resourceVersion ?? '');
+    return { kind: 'InitialWatch', resourceVersion, watch: undefined, initial: new InitialEvents<T>() };
+  }
+
+  async #stepInitialWatch(state: State<T> & { kind: 'InitialWatch' }, signal: AbortSignal): Promise<Transition<T>> {
+    let watch: OpenWatch<T>;
+    try {
+      watch = state.watch ?? this.#openWatch({ resourceVersion: state.resourceVersion, sendInitialEvents: true }, signal);
+    } catch (error) {
+      return this.#initialWatchFailed(error, state);
+    }
+    let result: IteratorResult<WatchEvent<T>>;
+    try {
+      result = await untilAborted(watch.iterator.next(), watch.signal);
+    } catch (error) {
+      watch.close();
+      if (signal.aborted) throw error;
+      const stalled: unknown = watch.signal.reason;
+      return this.#initialWatchFailed(stalled instanceof WatchStalledError ? stalled : error, state);
+    }
+    if (result.done === true) {
+      watch.close();
+      const failure = this.#isShort(watch) ? new ShortWatchError(this.#clock.now() - watch.startedAt) : new WatchListIncompleteError(watch.events);
+      return this.#initialWatchFailed(failure, state);
+    }
+    watch.events++;
+    const now = this.#clock.now();
+    this.#lastActivityTime = now;
+    const event = result.value;
+    if (event.type !== 'BOOKMARK') {
+      state.initial.apply(event.type, event.object);
+      return { next: state.watch === watch ? state : { ...state, watch } };
+    }
+    if (event.initialEventsEnd !== true) {
+      // An apiserver serving the watch-list sends the end bookmark before any other; this one ignored the request.
+      watch.close();
+      return this.#refuseWatchList(new WatchListUnsupportedError('the apiserver sent a bookmark without k8s.io/initial-events-end: it ignores sendInitialEvents'));
+    }
+    this.#resourceVersion = event.resourceVersion;
+    this.#watchListFromScratch = false;
+    this.#lastEventTime = now;
+    this.#listedAt = now;
+    return {
+      next: { kind: 'Watching', resourceVersion: event.resourceVersion, watch },
+      event: { type: 'Restarted', objects: state.initial.objects() },
+    };
+  }
+
+  /**
+   * A watch-list that failed before its end bookmark. A resourceVersion refused as expired (410) or too new (the
+   * apiserver's cache is behind it) starts over at once from "" (client-go does the same); a refusal of the request
+   * (400, 422) makes every later sync list with pages; anything else is backed off and this sync reads the paginated
+   * list instead, so a stream that keeps breaking cannot keep the cache from ever syncing.
+   */
+  #initialWatchFailed(error: unknown, state: State<T> & { kind: 'InitialWatch' }): Transition<T> {
+    if (state.resourceVersion !== '' && (isGone(error) || isResourceVersionTooLarge(error))) {
+      this.#watchListFromScratch = true;
+      this.#lastError = toError(error);
+      return { next: { kind: 'Empty' } };
+    }
+    const status = apiStatusOf(error);
+    if (status !== undefined && WATCH_LIST_REFUSED.has(status)) return this.#refuseWatchList(error);
+    return this.#fail(error, firstPage());
+  }
+
+  /** The server does not serve watch-lists: say so once, and list with pages now and at every later sync. */
+  #refuseWatchList(error: unknown): Transition<T> {
+    this.#watchList = false;
+    this.#lastError = toError(error);
+    this.#logger.warn(errorFields(error), 'watch-list refused: the initial state is read with paginated lists from now on');
+    return { next: firstPage() };
   }
 
   async #stepListing(state: State<T> & { kind: 'Listing' }, signal: AbortSignal): Promise<Transition<T>> {
@@ -284,7 +423,7 @@ export class Watcher<T extends KubernetesObject = KubernetesObject> {
     const resume: State<T> = { kind: 'Watching', resourceVersion: state.resourceVersion, watch: undefined };
     let watch: OpenWatch<T>;
     try {
-      watch = state.watch ?? this.#openWatch(state.resourceVersion, signal);
+      watch = state.watch ?? this.#openWatch({ resourceVersion: state.resourceVersion, sendInitialEvents: false }, signal);
     } catch (error) {
       return this.#fail(error, resume);
     }
@@ -325,8 +464,8 @@ export class Watcher<T extends KubernetesObject = KubernetesObject> {
     return { next, event: { type: EVENT_TYPES[event.type], object: event.object } };
   }
 
-  /** Opens a watch from `resourceVersion`, with the stalled-watch timer armed. */
-  #openWatch(resourceVersion: string, signal: AbortSignal): OpenWatch<T> {
+  /** Opens a watch (or a watch-list) from `resourceVersion`, with the stalled-watch timer armed. */
+  #openWatch(from: { readonly resourceVersion: string; readonly sendInitialEvents: boolean }, signal: AbortSignal): OpenWatch<T> {
     const clock = this.#clock;
     const controller = linkedController(signal);
     const span = this.#maxTimeoutSeconds - this.#minTimeoutSeconds + 1;
@@ -352,7 +491,8 @@ export class Watcher<T extends KubernetesObject = KubernetesObject> {
     let iterator: AsyncIterator<WatchEvent<T>>;
     try {
       iterator = this.#transport.watch({
-        resourceVersion,
+        resourceVersion: from.resourceVersion,
+        ...(from.sendInitialEvents && { sendInitialEvents: true }),
         timeoutSeconds,
         allowWatchBookmarks: true,
         signal: controller.signal,
@@ -389,7 +529,8 @@ export class Watcher<T extends KubernetesObject = KubernetesObject> {
 
   /**
    * 410 Gone: the resourceVersion is too old; relist at once (not a failure, it is how etcd compaction shows).
-   * The relist is a consistent read, since a cache that just answered 410 may be behind.
+   * A paginated relist is a consistent read, since a cache that just answered 410 may be behind; a watch-list
+   * starts from the last resourceVersion seen (see #watchListFromScratch).
    */
   #restart(error: unknown): Transition<T> {
     this.#consistentRelist = true;
@@ -403,6 +544,16 @@ export class Watcher<T extends KubernetesObject = KubernetesObject> {
     this.#lastError = toError(error);
     return { next: { kind: 'Backoff', until: now + this.#backoff.fail(now), next } };
   }
+}
+
+/** A fresh first-page state of a paginated list. */
+function firstPage<T extends KubernetesObject>(): State<T> {
+  return { kind: 'Listing', continueToken: undefined, items: [] };
+}
+
+/** The stream a state holds open, if any (to close when the run ends). */
+function openWatchOf<T extends KubernetesObject>(state: State<T>): OpenWatch<T> | undefined {
+  return state.kind === 'Watching' || state.kind === 'InitialWatch' ? state.watch : undefined;
 }
 
 /** An AbortController that also aborts (with the same reason) when `parent` does; `dispose()` unlinks it. */

@@ -96,10 +96,11 @@ export class Manager {
     this.#metrics = deps.metrics;
     const shared = { clock: this.#clock, ...(options.watcher && { watcher: options.watcher }) };
     const namespaces = options.namespaces;
+    const informerDeps = { kubeConfig: deps.kubeConfig, logger: (deps.logger ?? silentLogger).child({ component: 'informers' }) };
     this.informers =
       namespaces.length > 1
-        ? new MultiNamespaceInformers({ kubeConfig: deps.kubeConfig }, { ...shared, namespaces })
-        : new SharedInformers({ kubeConfig: deps.kubeConfig }, { ...shared, ...(namespaces[0] !== undefined && { namespace: namespaces[0] }) });
+        ? new MultiNamespaceInformers(informerDeps, { ...shared, namespaces })
+        : new SharedInformers(informerDeps, { ...shared, ...(namespaces[0] !== undefined && { namespace: namespaces[0] }) });
   }
 
   /** The process's metrics (created on first use when none was given). */
