@@ -1,13 +1,16 @@
 // One informer measurement in a fresh process, the Node.js side of libs/testenv/go/cmd/informer-bench:
 //   node --expose-gc libs/reconcile/bench/informer-peer.ts --mode ours|client-node --kubeconfig <file> --namespace <ns>
+//     [--initial-list watchList|list]
 // Caches the ConfigMaps of one namespace, then prints one JSON line {syncMs, heapBytes, objects, bytesPerObject}, and
 // for ours also windowUs, the sync's start and end on the clock of a `node --cpu-prof` profile (see sync-profile.ts).
+// `--initial-list` picks our informer's initial list (default: the informer's default, the watch-list).
 import { parseArgs } from 'node:util';
 import { CoreV1Api, KubeConfig, makeInformer } from '@kubernetes/client-node';
 import type { V1ConfigMap } from '@kubernetes/client-node';
 import { HttpWatchTransport } from '../src/cache/http-watch-transport.ts';
 import { SharedInformers } from '../src/cache/informer.ts';
 import { coreTypes } from '../src/client/resource-type.ts';
+import type { InitialListStrategy } from '../src/cache/watcher.ts';
 import type { PeerResult } from './report.ts';
 
 /** Live V8 heap after two full collections (the second sweeps what the first's weak callbacks released). */
@@ -25,14 +28,15 @@ function monotonicUs(): number {
 
 /**
  * Our runtime: a namespace-scoped {@link SharedInformers} with the ConfigMap informer and default options (the
- * store strips managedFields and deep-freezes objects). Synced when `waitForSync` resolves.
+ * store strips managedFields and deep-freezes objects; the initial state from a watch-list unless `initialList`
+ * says otherwise). Synced when `waitForSync` resolves.
  */
-async function measureOurs(kubeConfig: KubeConfig, namespace: string): Promise<PeerResult> {
+async function measureOurs(kubeConfig: KubeConfig, namespace: string, initialList: InitialListStrategy | undefined): Promise<PeerResult> {
   // Warm-up, not measured: load the code paths and open the keep-alive connection the informer will reuse.
   const warmup = new AbortController();
   await new HttpWatchTransport({ kubeConfig }, { resource: coreTypes.configMap, namespace }).list({ limit: 1, signal: warmup.signal });
 
-  const informers = new SharedInformers({ kubeConfig }, { namespace });
+  const informers = new SharedInformers({ kubeConfig }, { namespace, ...(initialList !== undefined && { watcher: { initialList } }) });
   const informer = informers.informerFor(coreTypes.configMap);
   const stop = new AbortController();
   const before = liveHeap();
@@ -96,15 +100,22 @@ const { values } = parseArgs({
     mode: { type: 'string' },
     kubeconfig: { type: 'string' },
     namespace: { type: 'string' },
+    'initial-list': { type: 'string' },
   },
 });
 const { mode, kubeconfig, namespace } = values;
-if ((mode !== 'ours' && mode !== 'client-node') || kubeconfig === undefined || namespace === undefined) {
-  throw new Error('usage: informer-peer.ts --mode ours|client-node --kubeconfig <file> --namespace <ns>');
+const initialList = values['initial-list'];
+if (
+  (mode !== 'ours' && mode !== 'client-node') ||
+  kubeconfig === undefined ||
+  namespace === undefined ||
+  (initialList !== undefined && initialList !== 'watchList' && initialList !== 'list')
+) {
+  throw new Error('usage: informer-peer.ts --mode ours|client-node --kubeconfig <file> --namespace <ns> [--initial-list watchList|list]');
 }
 const kubeConfig = new KubeConfig();
 kubeConfig.loadFromFile(kubeconfig);
-const measured = mode === 'ours' ? await measureOurs(kubeConfig, namespace) : await measureClientNode(kubeConfig, namespace);
+const measured = mode === 'ours' ? await measureOurs(kubeConfig, namespace, initialList) : await measureClientNode(kubeConfig, namespace);
 console.log(JSON.stringify(measured));
 // Sockets kept alive by the agents would hold the process open for their idle timeout.
 process.exit(0);

@@ -20,7 +20,7 @@ export const PHASES = [
   'HTTP + TLS + streams',
   'bytes to string',
   'JSON.parse',
-  'list page handling',
+  'list / stream handling',
   'transform (strip managedFields)',
   'freeze',
   'store insert + index',
@@ -59,8 +59,8 @@ function phaseOfFrame(frame: Frame): Phase | undefined {
   if (url === 'node:buffer' || name === 'utf8Slice' || name === 'toString') return 'bytes to string';
   if (url.endsWith('/store.ts')) return 'store insert + index';
   if (url.endsWith('/reflector.ts') || url.endsWith('/informer.ts')) return 'event dispatch';
-  if (url.endsWith('/http-watch-transport.ts') || url.endsWith('/list-body.ts')) return 'list page handling';
-  if (url.endsWith('/watcher.ts')) return 'watcher';
+  if (url.endsWith('/http-watch-transport.ts') || url.endsWith('/list-body.ts')) return 'list / stream handling';
+  if (url.endsWith('/watcher.ts') || url.endsWith('/initial-events.ts')) return 'watcher';
   if (/^node:(internal\/)?(_?tls|_http|http|https|net|stream|internal\/streams|internal\/tls|internal\/http)/.test(url)) return 'HTTP + TLS + streams';
   return undefined;
 }

@@ -2,8 +2,9 @@
 // It prints a report and never fails on a missed target; it fails only when something cannot run.
 //   1. makes sure the testenv apiserver is up and seeds namespaces bench-1000 and bench-10000 with ~2 KB ConfigMaps;
 //   2. work queue throughput: ours (queue.bench.ts) against client-go's (libs/testenv/go/cmd/workqueue-bench);
-//   3. informer sync time and heap per cached object: ours and client-node (informer-peer.ts) against client-go
-//      (libs/testenv/go/cmd/informer-bench), each measurement in a fresh process;
+//   3. informer sync time and heap per cached object: ours (its default watch-list, and with paginated lists for
+//      reference) and client-node (informer-peer.ts) against client-go (libs/testenv/go/cmd/informer-bench), each
+//      measurement in a fresh process;
 //   4. profiles one more sync of ours per namespace (node --cpu-prof, sync-profile.ts) and splits it by phase;
 //   5. writes the same report as JSON to .reports/bench/reconcile.json.
 import { execFile } from 'node:child_process';
@@ -26,7 +27,7 @@ const QUEUE_DUPLICATE_RATIO = 0.1;
 const QUEUE_WORKERS = [1, 4, 16];
 const ROUNDS = 3;
 const SIZES = [1_000, 10_000];
-const PEERS: readonly PeerName[] = ['ours', 'client-node', 'client-go', 'client-go (strip managedFields)'];
+const PEERS: readonly PeerName[] = ['ours', 'ours (paginated list)', 'client-node', 'client-go', 'client-go (strip managedFields)'];
 
 const paths = resolvePaths();
 const benchDir = join(paths.root, 'libs', 'reconcile', 'bench');
@@ -91,10 +92,14 @@ async function queueComparison(workqueueBench: string): Promise<QueueRow[]> {
 
 /** One informer measurement of `peer` in a fresh process. */
 async function measure(peer: PeerName, kubeconfig: string, namespace: string, informerBench: string): Promise<PeerResult> {
+  const node = (mode: string, ...extra: string[]): Promise<string> =>
+    output(process.execPath, ['--expose-gc', join(benchDir, 'informer-peer.ts'), '--mode', mode, '--kubeconfig', kubeconfig, '--namespace', namespace, ...extra]);
   const text =
     peer === 'ours' || peer === 'client-node'
-      ? await output(process.execPath, ['--expose-gc', join(benchDir, 'informer-peer.ts'), '--mode', peer, '--kubeconfig', kubeconfig, '--namespace', namespace])
-      : await output(informerBench, ['-kubeconfig', kubeconfig, '-namespace', namespace, ...(peer === 'client-go' ? [] : ['-strip-managed-fields'])]);
+      ? await node(peer)
+      : peer === 'ours (paginated list)'
+        ? await node('ours', '--initial-list', 'list')
+        : await output(informerBench, ['-kubeconfig', kubeconfig, '-namespace', namespace, ...(peer === 'client-go' ? [] : ['-strip-managed-fields'])]);
   const [result] = jsonLines<PeerResult>(text);
   if (result === undefined) throw new Error(`${peer} printed no result:\n${text}`);
   return result;
