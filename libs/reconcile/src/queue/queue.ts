@@ -28,9 +28,15 @@ export type WorkQueueKey = string | number | bigint | boolean | symbol | object;
 // Node fires a timer set for longer than this after 1 ms; the queue re-arms instead (see #onTimer).
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-// The flags a key's entry in WorkQueue's #states holds.
+// The flags of a key's Entry.
 const DIRTY = 1;
 const PROCESSING = 2;
+
+/** A key the queue tracks (dirty, processing or both), with its flags; the FIFO holds these, not bare keys. */
+interface Entry<K> {
+  readonly key: K;
+  flags: number;
+}
 
 /**
  * A keyed work queue with the semantics of client-go's rate-limiting workqueue:
@@ -55,11 +61,13 @@ export class WorkQueue<K extends WorkQueueKey = string> {
   // Without metrics nothing reads the timestamps below, so the clock is not read on the hot path (those reads
   // cost a large share of add + get + done time).
   readonly #timed: boolean;
-  // Keys waiting in order; each is DIRTY and not PROCESSING.
-  readonly #queue = new Fifo<K>();
+  // Entries waiting in order; each is DIRTY and not PROCESSING.
+  readonly #queue = new Fifo<Entry<K>>();
   // Every key that is dirty (waiting to be handed out, including re-adds of processing keys), processing (handed
-  // out, not yet done) or both, to those flags: one map lookup per step instead of one per set.
-  readonly #states = new Map<K, number>();
+  // out, not yet done) or both, to its entry. The FIFO holds the same entries, so handing a key out changes its
+  // flags without a map write: four map operations per key from add to done instead of five (the map operations
+  // were 85 % of the queue's time in a CPU profile of the benchmark, at 1, 4 and 16 workers alike).
+  readonly #states = new Map<K, Entry<K>>();
   #dirtyCount = 0;
   #processingCount = 0;
   // With metrics only: when each dirty key was added and each processing key handed out.
@@ -88,15 +96,21 @@ export class WorkQueue<K extends WorkQueueKey = string> {
    */
   add(key: K): void {
     if (this.#shuttingDown) return;
-    const state = this.#states.get(key) ?? 0;
-    if ((state & DIRTY) !== 0) return;
-    this.#states.set(key, state | DIRTY);
+    let entry = this.#states.get(key);
+    if (entry === undefined) {
+      entry = { key, flags: DIRTY };
+      this.#states.set(key, entry);
+    } else if ((entry.flags & DIRTY) !== 0) {
+      return;
+    } else {
+      entry.flags |= DIRTY;
+    }
     this.#dirtyCount++;
     if (this.#timed) this.#addedAt.set(key, this.#clock.now());
     this.#metrics.incAdds();
     this.#metrics.setDepth(this.#dirtyCount);
-    if ((state & PROCESSING) !== 0) return;
-    this.#queue.push(key);
+    if ((entry.flags & PROCESSING) !== 0) return;
+    this.#queue.push(entry);
     this.#dispatch();
   }
 
@@ -140,8 +154,8 @@ export class WorkQueue<K extends WorkQueueKey = string> {
    * `undefined` once there are none (also for callers already waiting at shutdown). Never rejects.
    */
   get(): Promise<K | undefined> {
-    const key = this.#queue.shift();
-    if (key !== undefined) return Promise.resolve(this.#handOut(key));
+    const entry = this.#queue.shift();
+    if (entry !== undefined) return Promise.resolve(this.#handOut(entry));
     if (this.#shuttingDown) return Promise.resolve(undefined);
     return new Promise((resolve) => {
       this.#getters.push(resolve);
@@ -153,13 +167,13 @@ export class WorkQueue<K extends WorkQueueKey = string> {
    * processing (unlike client-go, which would queue a duplicate). Works after shutdown, and lets a drain finish.
    */
   done(key: K): void {
-    const state = this.#states.get(key) ?? 0;
-    if ((state & PROCESSING) === 0) return;
+    const entry = this.#states.get(key);
+    if (entry === undefined || (entry.flags & PROCESSING) === 0) return;
     this.#processingCount--;
     if (this.#timed) this.#timeDone(key);
-    if ((state & DIRTY) !== 0) {
-      this.#states.set(key, DIRTY);
-      this.#queue.push(key);
+    if ((entry.flags & DIRTY) !== 0) {
+      entry.flags = DIRTY;
+      this.#queue.push(entry);
       this.#dispatch();
     } else {
       this.#states.delete(key);
@@ -199,9 +213,10 @@ export class WorkQueue<K extends WorkQueueKey = string> {
     return this.#shuttingDown;
   }
 
-  // A key in #queue is DIRTY and not PROCESSING; handing it out makes it PROCESSING only.
-  #handOut(key: K): K {
-    this.#states.set(key, PROCESSING);
+  // An entry in #queue is DIRTY and not PROCESSING; handing it out makes it PROCESSING only.
+  #handOut(entry: Entry<K>): K {
+    const key = entry.key;
+    entry.flags = PROCESSING;
     this.#dirtyCount--;
     this.#processingCount++;
     this.#metrics.setDepth(this.#dirtyCount);
@@ -227,9 +242,9 @@ export class WorkQueue<K extends WorkQueueKey = string> {
   #dispatch(): void {
     while (this.#getters.size > 0 && this.#queue.size > 0) {
       const resolve = this.#getters.shift();
-      const key = this.#queue.shift();
-      if (resolve === undefined || key === undefined) return;
-      resolve(this.#handOut(key));
+      const entry = this.#queue.shift();
+      if (resolve === undefined || entry === undefined) return;
+      resolve(this.#handOut(entry));
     }
   }
 
