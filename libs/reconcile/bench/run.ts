@@ -69,7 +69,7 @@ async function queueComparison(workqueueBench: string): Promise<QueueRow[]> {
   for (const workers of QUEUE_WORKERS) {
     log(`work queue, ${workers} worker(s)`);
     const common = ['--items', String(QUEUE_ITEMS), '--duplicate-ratio', String(QUEUE_DUPLICATE_RATIO), '--rounds', String(ROUNDS)];
-    const ours = jsonLines<{ opsPerSecond: number }>(await output(process.execPath, [join(benchDir, 'queue.bench.ts'), ...common, '--workers', String(workers)]));
+    const ours = jsonLines<{ opsPerSecond: number }>(await output(process.execPath, ['--expose-gc', join(benchDir, 'queue.bench.ts'), ...common, '--workers', String(workers)]));
     const go = jsonLines<{ opsPerSecond: number }>(
       await output(workqueueBench, ['-items', String(QUEUE_ITEMS), '-duplicate-ratio', String(QUEUE_DUPLICATE_RATIO), '-rounds', String(ROUNDS), '-workers', String(workers)]),
     );
