@@ -1,64 +1,35 @@
 // Tenancy at admission (issue #20), as a team meets it: `kubectl apply` of a KafkaTopic or KafkaUser outside its
 // namespace's rules is refused by the chart's ValidatingAdmissionPolicy (server-side dry run and real apply) with the
-// operator's words; the same objects inside the rules are admitted and become Ready; and with the binding switched to
+// operator's words; the same objects inside the rules are admitted and become Ready; and with the chart switched to
 // [Warn, Audit] an object outside the rules is admitted with a warning, the operator still refuses it with
 // TenancyViolation, and nothing reaches Kafka. The policy and binding are the chart's, rendered by helm; the binding
 // is narrowed to this run's namespaces so that nothing else on the shared cluster is judged by it.
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import type { KubernetesObject } from '@kubernetes/client-node';
-import { adminClient, eventually, freshNamespace, helmTemplate, parseManifests, randomSuffix, startOperator, targetsExistingCluster, waitForCondition } from '@domain-operators/e2e-harness';
-import type { OperatorProcess } from '@domain-operators/e2e-harness';
-import { isNotFound, resourceType } from '@domain-operators/reconcile';
+import { adminClient, adminKubeconfig, eventually, freshNamespace, installChartAdmission, kubectlApply, randomSuffix, startOperator, waitForCondition } from '@domain-operators/e2e-harness';
+import type { Applied, ChartAdmission, OperatorProcess } from '@domain-operators/e2e-harness';
+import { isNotFound } from '@domain-operators/reconcile';
 import type { Client, ResourceType } from '@domain-operators/reconcile';
-import { ensureTestEnv } from '@domain-operators/testenv';
 import type { KafkaInfo } from '@domain-operators/testenv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kafkaTopics, kafkaUsers } from './api.ts';
 import { cleanUp, createConnection, kafkaUnderTest, waitForReason } from './fixtures.ts';
 import { KafkaChecker } from './kafka-checker.ts';
 
-const run = promisify(execFile);
 const id = randomSuffix();
 const connection = `e2e-adm-${id}`;
 const runLabel = { 'kafka-admission-e2e': id };
-const release = `adm-${id}`;
-const chartDir = fileURLToPath(new URL('../../../charts/kafka-operator', import.meta.url));
-
-type Admission = KubernetesObject & { spec: { validationActions?: string[]; matchResources?: unknown; [key: string]: unknown } };
-const policies = resourceType<Admission>({ group: 'admissionregistration.k8s.io', version: 'v1', kind: 'ValidatingAdmissionPolicy', plural: 'validatingadmissionpolicies', namespaced: false });
-const bindings = resourceType<Admission>({ group: 'admissionregistration.k8s.io', version: 'v1', kind: 'ValidatingAdmissionPolicyBinding', plural: 'validatingadmissionpolicybindings', namespaced: false });
 
 let client: Client;
 let kafka: KafkaInfo;
 let checker: KafkaChecker;
 let operator: OperatorProcess | undefined;
+let admission: ChartAdmission | undefined;
 let kubeconfig: string;
 let tenant: string;
 let outsider: string;
-let bindingName = '';
 let policyName = '';
 
-/** What `kubectl apply` printed and whether it succeeded. */
-interface Applied {
-  readonly ok: boolean;
-  readonly output: string;
-}
-
 /** `kubectl apply [--dry-run=server] -f -` of `object`, as a team runs it. */
-async function kubectlApply(object: object, dryRun: boolean): Promise<Applied> {
-  const args = ['--kubeconfig', kubeconfig, 'apply', ...(dryRun ? ['--dry-run=server'] : []), '-f', '-'];
-  const child = run('kubectl', args, { encoding: 'utf8' });
-  child.child.stdin?.end(JSON.stringify(object));
-  try {
-    const { stdout, stderr } = await child;
-    return { ok: true, output: `${stdout}${stderr}` };
-  } catch (err) {
-    const failed = err as { stdout?: string; stderr?: string };
-    return { ok: false, output: `${failed.stdout ?? ''}${failed.stderr ?? ''}` };
-  }
-}
+const kubectl = (object: object, dryRun: boolean): Promise<Applied> => kubectlApply(kubeconfig, object, { dryRun });
 
 const topic = (namespace: string, name: string, topicName?: string) => ({
   apiVersion: kafkaTopics.apiVersion,
@@ -77,7 +48,7 @@ beforeAll(async () => {
   client = await adminClient();
   kafka = await kafkaUnderTest();
   checker = new KafkaChecker(kafka);
-  kubeconfig = targetsExistingCluster() ? (process.env['E2E_KUBECONFIG'] ?? '') : (await ensureTestEnv(['apiserver'])).apiserver.kubeconfig;
+  kubeconfig = await adminKubeconfig();
   tenant = await freshNamespace({ ...runLabel, 'kafka.domain-operators.io/tenant': id }, 'e2e-adm');
   outsider = await freshNamespace({ ...runLabel }, 'e2e-adm-out');
   await createConnection(client, kafka, {
@@ -85,17 +56,11 @@ beforeAll(async () => {
     secretNamespace: tenant,
     tenancy: { namespaceSelector: { matchLabels: { 'kafka.domain-operators.io/tenant': id } }, namePrefix: '{namespace}.', maxUserQuotas: { producerByteRate: 1_048_576 } },
   });
-  const rendered = parseManifests(await helmTemplate({ chartDir, releaseName: release, namespace: 'kafka-operator-system' }));
-  const policy = rendered.find((o) => o.kind === 'ValidatingAdmissionPolicy') as Admission | undefined;
-  const binding = rendered.find((o) => o.kind === 'ValidatingAdmissionPolicyBinding') as Admission | undefined;
-  if (policy === undefined || binding === undefined) throw new Error('the chart rendered no admission policy by default');
-  expect(binding.spec.validationActions).toEqual(['Deny']);
-  policyName = policy.metadata?.name ?? '';
-  bindingName = binding.metadata?.name ?? '';
-  await client.create(policies, policy);
-  await client.create(bindings, { ...binding, spec: { ...binding.spec, matchResources: { namespaceSelector: { matchLabels: runLabel } } } });
+  admission = await installChartAdmission({ client, system: 'kafka', release: `adm-${id}`, namespaceLabels: runLabel });
+  expect(admission.bindings.map((b) => b.spec['validationActions'])).toEqual([['Deny']]);
+  policyName = admission.names[0] ?? '';
   // The apiserver's policy and parameter caches: wait until the policy refuses.
-  await eventually(async () => ((await kubectlApply(topic(tenant, 'probe', 'elsewhere.probe'), true)).ok ? undefined : true), { timeoutMs: 30_000, what: 'the admission policy in effect' });
+  await eventually(async () => ((await kubectl(topic(tenant, 'probe', 'elsewhere.probe'), true)).ok ? undefined : true), { timeoutMs: 30_000, what: 'the admission policy in effect' });
   operator = await startOperator({ system: 'kafka' });
 });
 
@@ -107,11 +72,7 @@ afterAll(async () => {
   }
   await eventually(async () => ((await client.listAll(kafkaTopics.type, { namespace: tenant })).length === 0 ? true : undefined), { timeoutMs: 60_000, what: 'topics deleted through the operator' }).catch(() => undefined);
   await operator?.stop();
-  for (const [type, name] of [[bindings, bindingName], [policies, policyName]] as const) {
-    await client.delete(type, { namespace: undefined, name }).catch((err: unknown) => {
-      if (!isNotFound(err)) throw err;
-    });
-  }
+  await admission?.remove();
   await checker.close();
   await cleanUp(client, [tenant, outsider], [connection]);
 });
@@ -126,11 +87,11 @@ describe('tenancy at kubectl apply', () => {
     ];
     for (const [object, message] of refusals) {
       for (const dryRun of [true, false]) {
-        const applied = await kubectlApply(object, dryRun);
+        const applied = await kubectl(object, dryRun);
         expect(applied.ok, applied.output).toBe(false);
         // What a person sees (the docs show one).
         if (dryRun) console.info(applied.output.trim());
-        expect(applied.output).toContain(`ValidatingAdmissionPolicy '${policyName}' with binding '${bindingName}' denied request: `);
+        expect(applied.output).toContain(`ValidatingAdmissionPolicy '${policyName}' with binding '${policyName}' denied request: `);
         expect(applied.output).toContain(message);
       }
     }
@@ -143,8 +104,8 @@ describe('tenancy at kubectl apply', () => {
   it('admits the same objects inside the rules, and the operator makes them Ready', async () => {
     const inside = [topic(tenant, 'orders', `${tenant}.orders`), user(tenant, 'app', { acls: [{ resource: { type: 'topic', name: `${tenant}.orders`, patternType: 'literal' }, operations: ['Read'] }], quotas: { producerByteRate: 1_048_576 } })];
     for (const object of inside) {
-      expect((await kubectlApply(object, true)).ok).toBe(true);
-      const applied = await kubectlApply(object, false);
+      expect((await kubectl(object, true)).ok).toBe(true);
+      const applied = await kubectl(object, false);
       expect(applied.ok, applied.output).toBe(true);
       expect(applied.output).not.toContain('Warning');
     }
@@ -153,24 +114,24 @@ describe('tenancy at kubectl apply', () => {
     expect(await checker.topic(`${tenant}.orders`)).toEqual({ partitions: 1, replicationFactor: 1 });
   });
 
-  it('with the binding on [Warn, Audit], admits with a warning, and the operator still refuses with TenancyViolation and creates nothing in Kafka', async () => {
-    await client.patch(bindings, { namespace: undefined, name: bindingName }, { type: 'merge', body: { spec: { validationActions: ['Warn', 'Audit'] } } });
+  it('with the chart on [Warn, Audit], admits with a warning, and the operator still refuses with TenancyViolation and creates nothing in Kafka', async () => {
+    await admission?.setValidationActions(['Warn', 'Audit']);
     const object = topic(tenant, 'stray', 'team-b.stray');
-    await eventually(async () => ((await kubectlApply(object, true)).ok ? true : undefined), { timeoutMs: 30_000, what: 'the binding switched to Warn' });
-    const applied = await kubectlApply(object, false);
+    await eventually(async () => ((await kubectl(object, true)).ok ? true : undefined), { timeoutMs: 30_000, what: 'the binding switched to Warn' });
+    const applied = await kubectl(object, false);
     expect(applied.ok, applied.output).toBe(true);
-    expect(applied.output).toContain(`Warning: Validation failed for ValidatingAdmissionPolicy '${policyName}' with binding '${bindingName}': topicName "team-b.stray" is outside this namespace's prefix`);
+    expect(applied.output).toContain(`Warning: Validation failed for ValidatingAdmissionPolicy '${policyName}' with binding '${policyName}': topicName "team-b.stray" is outside this namespace's prefix`);
     const message = await waitForReason(client, kafkaTopics.type, { namespace: tenant, name: 'stray' }, { type: 'Synced', status: 'False', reason: 'TenancyViolation' });
     expect(message).toContain(`topicName "team-b.stray" is outside this namespace's prefix: it must start with "${tenant}."`);
     expect(await checker.topic('team-b.stray')).toBeUndefined();
   });
 
   it('back on [Deny], lets a label change and the deletion of an object admitted under Warn through, and refuses a change of its spec', async () => {
-    await client.patch(bindings, { namespace: undefined, name: bindingName }, { type: 'merge', body: { spec: { validationActions: ['Deny'] } } });
-    await eventually(async () => ((await kubectlApply(topic(tenant, 'probe2', 'elsewhere.probe2'), true)).ok ? undefined : true), { timeoutMs: 30_000, what: 'the binding back on Deny' });
+    await admission?.setValidationActions(['Deny']);
+    await eventually(async () => ((await kubectl(topic(tenant, 'probe2', 'elsewhere.probe2'), true)).ok ? undefined : true), { timeoutMs: 30_000, what: 'the binding back on Deny' });
     const request = { namespace: tenant, name: 'stray' };
     await client.patch(kafkaTopics.type, request, { type: 'merge', body: { metadata: { labels: { team: 'b' } } } });
-    const changed = await kubectlApply({ ...topic(tenant, 'stray', 'team-b.stray'), spec: { ...topic(tenant, 'stray', 'team-b.stray').spec, partitions: 2 } }, false);
+    const changed = await kubectl({ ...topic(tenant, 'stray', 'team-b.stray'), spec: { ...topic(tenant, 'stray', 'team-b.stray').spec, partitions: 2 } }, false);
     expect(changed.ok, changed.output).toBe(false);
     expect(changed.output).toContain('topicName "team-b.stray" is outside this namespace\'s prefix');
     // The operator's finalizer comes off through the policy: the object is released.

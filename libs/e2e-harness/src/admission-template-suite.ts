@@ -21,7 +21,7 @@ export interface AdmissionTemplateSuiteOptions {
 /** The release's full name in the rendering (`fullnameOverride`), so the policies' names do not depend on the chart's. */
 const FULLNAME = 'adm';
 
-type Named = { readonly kind?: string; readonly metadata?: { readonly name?: string } };
+interface Named { readonly kind?: string; readonly metadata?: { readonly name?: string } }
 // helm orders by kind, so both sides are compared in kind, name order.
 const byKindAndName = (a: Named, b: Named): number => `${a.kind ?? ''}/${a.metadata?.name ?? ''}`.localeCompare(`${b.kind ?? ''}/${b.metadata?.name ?? ''}`);
 

@@ -50,3 +50,7 @@ export { runAdmissionCases } from './admission-cases.ts';
 export type { AdmissionRun, AdmissionRunOptions } from './admission-cases.ts';
 export { admissionTemplateSuite } from './admission-template-suite.ts';
 export type { AdmissionTemplateSuiteOptions } from './admission-template-suite.ts';
+export { adminKubeconfig, kubectlApply } from './kubectl-apply.ts';
+export type { Applied } from './kubectl-apply.ts';
+export { installChartAdmission } from './chart-admission.ts';
+export type { ChartAdmission, ChartAdmissionOptions } from './chart-admission.ts';
