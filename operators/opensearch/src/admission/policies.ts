@@ -7,28 +7,31 @@
 // a restore's snapshot). The operator's checks stay the guarantee; cases.ts holds the tables both layers are tested
 // against.
 import { celPresent, celSelectorMatches, defineConnectionPolicy } from '@domain-operators/reconcile';
-import type { AdmissionPolicy, AdmissionValidation } from '@domain-operators/reconcile';
+import type { AdmissionPolicy, AdmissionValidation, CustomResourceKind } from '@domain-operators/reconcile';
+import {
+  customResources,
+  openSearchActionGroups,
+  openSearchComponentTemplates,
+  openSearchConnections,
+  openSearchDataStreams,
+  openSearchIndexTemplates,
+  openSearchIndices,
+  openSearchRoleBindings,
+  openSearchRoles,
+  openSearchSnapshotPolicies,
+  openSearchSnapshotRestores,
+  openSearchTenants,
+  openSearchUsers,
+} from '../api/v1alpha1/index.ts';
 import type { NamedKind } from '../opensearch/tenancy.ts';
 import { celClusterPermissionProblem, celLet, celNameProblem, celPatternProblem, celProtectedProblem, celQuoted, listRule, mapKeysRule, nestedListRule, PREFIX_VARIABLES } from './tenancy-cel.ts';
 
-const GROUP = 'opensearch.domain-operators.io';
-const CONNECTION = { apiVersion: `${GROUP}/v1alpha1`, kind: 'OpenSearchConnection' } as const;
+const GROUP = openSearchConnections.type.group;
+const CONNECTION = { apiVersion: openSearchConnections.apiVersion, kind: openSearchConnections.kind };
 const SELECTED = celSelectorMatches('params.spec.tenancy.namespaceSelector', 'namespaceObject.metadata.labels');
 
-/** The namespaced kinds, by plural: every one of them names a connection and is judged by the namespace's tenancy on it. */
-const RESOURCES = [
-  'opensearchindices',
-  'opensearchindextemplates',
-  'opensearchcomponenttemplates',
-  'opensearchroles',
-  'opensearchrolebindings',
-  'opensearchusers',
-  'opensearchactiongroups',
-  'opensearchtenants',
-  'opensearchdatastreams',
-  'opensearchsnapshotpolicies',
-  'opensearchsnapshotrestores',
-] as const;
+/** The namespaced kinds' plurals: every one of them names a connection and is judged by the namespace's tenancy on it. */
+const RESOURCES = customResources.filter((kind) => kind.type.namespaced).map((kind) => kind.type.plural);
 
 /** Every namespaced kind must come from a namespace the connection's `tenancy.namespaceSelector` selects. */
 const namespaceSelected = defineConnectionPolicy({
@@ -48,7 +51,7 @@ const namespaceSelected = defineConnectionPolicy({
 interface KindRules {
   /** The policy's name, `opensearch-<kind>`. */
   readonly policy: string;
-  readonly resource: (typeof RESOURCES)[number];
+  readonly resource: CustomResourceKind;
   /** The kind as the operator's messages name it, and the spec field of an explicit name (else prefix + metadata.name). */
   readonly name?: { readonly kind: NamedKind; readonly field: string };
   readonly validations: readonly AdmissionValidation[];
@@ -74,7 +77,7 @@ function kindPolicy(rules: KindRules): AdmissionPolicy {
   return defineConnectionPolicy({
     name: rules.policy,
     group: GROUP,
-    resources: [rules.resource],
+    resources: [rules.resource.type.plural],
     connection: CONNECTION,
     variables: [{ name: 'selected', expression: SELECTED }, ...PREFIX_VARIABLES, ...named.variables],
     when: 'variables.selected',
@@ -87,25 +90,25 @@ function aliasRule(map: string, field: string, indexPlaceholder: boolean): Admis
   return mapKeysRule(map, (k) => (indexPlaceholder ? `${k}.startsWith("{index}") ? "" : (${celNameProblem('alias', k, field)})` : celNameProblem('alias', k, field)));
 }
 
-const index = kindPolicy({ policy: 'opensearch-index', resource: 'opensearchindices', name: { kind: 'index', field: 'indexName' }, validations: [aliasRule('object.spec.aliases', 'aliases', false)] });
+const index = kindPolicy({ policy: 'opensearch-index', resource: openSearchIndices, name: { kind: 'index', field: 'indexName' }, validations: [aliasRule('object.spec.aliases', 'aliases', false)] });
 
 const indexTemplate = kindPolicy({
   policy: 'opensearch-index-template',
-  resource: 'opensearchindextemplates',
+  resource: openSearchIndexTemplates,
   name: { kind: 'index template', field: 'templateName' },
   validations: [listRule('object.spec.indexPatterns', 'indexPatterns', celPatternProblem), aliasRule('object.spec.template.aliases', 'template.aliases', true)],
 });
 
 const componentTemplate = kindPolicy({
   policy: 'opensearch-component-template',
-  resource: 'opensearchcomponenttemplates',
+  resource: openSearchComponentTemplates,
   name: { kind: 'component template', field: 'templateName' },
   validations: [aliasRule('object.spec.template.aliases', 'template.aliases', true)],
 });
 
 const role = kindPolicy({
   policy: 'opensearch-role',
-  resource: 'opensearchroles',
+  resource: openSearchRoles,
   name: { kind: 'role', field: 'roleName' },
   validations: [
     listRule('object.spec.clusterPermissions', 'clusterPermissions', (x) => celClusterPermissionProblem(x, 'for a namespace')),
@@ -116,7 +119,7 @@ const role = kindPolicy({
 
 const roleBinding = kindPolicy({
   policy: 'opensearch-role-binding',
-  resource: 'opensearchrolebindings',
+  resource: openSearchRoleBindings,
   validations: [
     {
       expression: `!has(object.spec.externalRole) || (${celPresent('params.spec.tenancy.bindableRoles')} && object.spec.externalRole in params.spec.tenancy.bindableRoles)`,
@@ -129,7 +132,7 @@ const roleBinding = kindPolicy({
 
 const user = kindPolicy({
   policy: 'opensearch-user',
-  resource: 'opensearchusers',
+  resource: openSearchUsers,
   name: { kind: 'user', field: 'username' },
   validations: [
     {
@@ -142,7 +145,7 @@ const user = kindPolicy({
 
 const actionGroup = kindPolicy({
   policy: 'opensearch-action-group',
-  resource: 'opensearchactiongroups',
+  resource: openSearchActionGroups,
   name: { kind: 'action group', field: 'name' },
   validations: [
     ((rule) => ({ expression: `object.spec.type != "cluster" || (${rule.expression})`, messageExpression: rule.messageExpression }))(
@@ -153,17 +156,17 @@ const actionGroup = kindPolicy({
 
 const tenant = kindPolicy({
   policy: 'opensearch-tenant',
-  resource: 'opensearchtenants',
+  resource: openSearchTenants,
   name: { kind: 'tenant', field: 'name' },
   // The name's syntax and prefix first (`resolveName`), then, as the adapter refuses before any write, a protected name.
   validations: [{ expression: `(${celProtectedProblem('tenant', 'variables.name')}) == ""`, messageExpression: celProtectedProblem('tenant', 'variables.name') }],
 });
 
-const dataStream = kindPolicy({ policy: 'opensearch-data-stream', resource: 'opensearchdatastreams', name: { kind: 'data stream', field: 'name' }, validations: [] });
+const dataStream = kindPolicy({ policy: 'opensearch-data-stream', resource: openSearchDataStreams, name: { kind: 'data stream', field: 'name' }, validations: [] });
 
-const snapshotPolicy = kindPolicy({ policy: 'opensearch-snapshot-policy', resource: 'opensearchsnapshotpolicies', validations: [listRule('object.spec.indices', 'indices', celPatternProblem)] });
+const snapshotPolicy = kindPolicy({ policy: 'opensearch-snapshot-policy', resource: openSearchSnapshotPolicies, validations: [listRule('object.spec.indices', 'indices', celPatternProblem)] });
 
-const snapshotRestore = kindPolicy({ policy: 'opensearch-snapshot-restore', resource: 'opensearchsnapshotrestores', validations: [listRule('object.spec.indices', 'indices', celPatternProblem)] });
+const snapshotRestore = kindPolicy({ policy: 'opensearch-snapshot-restore', resource: openSearchSnapshotRestores, validations: [listRule('object.spec.indices', 'indices', celPatternProblem)] });
 
 /** The policies rendered into charts/opensearch-operator/templates/admission-policies.yaml (`nx run opensearch-operator:admission-policies`). */
 export const admissionPolicies: readonly AdmissionPolicy[] = [
