@@ -45,6 +45,7 @@ const team: AdmissionCaseTable = {
     indexTemplate('a template on a regular expression', 'tpl3', { indexPatterns: ['/{ns}-.*/'] }, 'indexPatterns[0] "/{ns}-.*/" is a regular expression, which cannot be confined to the prefix "{ns}-"'),
     indexTemplate('a template with an alias outside', 'tpl4', { indexPatterns: ['{ns}-y-*'], template: { aliases: { shared: {} } } }, `template.aliases "shared" ${OUTSIDE}`),
     componentTemplate('a component template with an alias inside', 'base', { template: { aliases: { '{ns}-base': {} } } }),
+    componentTemplate('a component template without aliases', 'plain', { template: { settings: { numberOfReplicas: 0 } } }),
     componentTemplate('a component template named outside', 'base2', { templateName: 'shared-settings', template: {} }, `component template name "shared-settings" ${OUTSIDE}`),
     role('a role on its own patterns, tenants and allowed cluster permissions', 'reader', {
       clusterPermissions: ['cluster_composite_ops_ro'],
@@ -66,10 +67,12 @@ const team: AdmissionCaseTable = {
     role('a role named as a protected role', 'sm', { roleName: 'security_manager' }, `role "security_manager" ${PROTECTED}`),
     role('a role named outside', 'r', { roleName: 'team-b-reader' }, `role name "team-b-reader" ${OUTSIDE}`),
     roleBinding('a binding of its own users to a bindable role', 'readers', { externalRole: 'readall', users: ['{ns}-alice'], backendRoles: ['any-group'] }),
+    roleBinding('a binding of backend roles only', 'groups', { externalRole: 'readall', backendRoles: ['any-group'] }),
     roleBinding('a binding to a role the connection does not list', 'kib', { externalRole: 'kibana_user' }, 'externalRole "kibana_user" is not listed in the connection\'s tenancy.bindableRoles'),
     roleBinding('a binding to a protected role, even listed', 'root', { externalRole: 'all_access', users: ['{ns}-alice'] }, `role "all_access" ${PROTECTED}`),
     roleBinding('a binding of a foreign user', 'bob', { externalRole: 'readall', users: ['{ns}-alice', 'team-b-bob'] }, `users[1] "team-b-bob" ${OUTSIDE}`),
     user('a user with its own backend role', 'app', { backendRoles: ['{ns}-readers'] }),
+    user('a user without backend roles', 'plain', {}),
     user('a user claiming a foreign backend role', 'sneak', { backendRoles: ['{ns}-readers', 'team-b-admins'] }, `backendRoles[1] "team-b-admins" ${OUTSIDE}`),
     user('a user claiming a protected backend role', 'admin2', { backendRoles: ['admin'] }, `backend role "admin" ${PROTECTED}`),
     user('a user named as a protected user', 'ks', { username: 'kibanaserver' }, `user "kibanaserver" ${PROTECTED}`),
@@ -95,6 +98,7 @@ const trusted: AdmissionCaseTable = {
   namespaceLabels: { trusted: 'yes' },
   cases: [
     index('without a prefix, an index of any name', 'shared', { indexName: 'shared-logs' }),
+    indexTemplate('without a prefix, a template on every index, without a template body', 'all', { indexPatterns: ['*'] }),
     role('without a prefix, a role on every index with any cluster permission', 'ops', { clusterPermissions: ['cluster_all'], ...reading('*') }),
     role('without a prefix, a protected role name', 'sm', { roleName: 'security_manager' }, `role "security_manager" ${PROTECTED}`),
     tenant('without a prefix, a protected tenant name', 'admin', { name: 'admin' }, `tenant "admin" ${PROTECTED}`),

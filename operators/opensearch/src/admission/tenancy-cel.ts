@@ -5,7 +5,7 @@
 // hidden). Pure string builders.
 import { celString, celStringList } from '@domain-operators/reconcile';
 import type { AdmissionVariable } from '@domain-operators/reconcile';
-import { celRenderedPrefix } from '@domain-operators/reconcile';
+import { celPresent, celRenderedPrefix } from '@domain-operators/reconcile';
 import type { NamedKind } from '../opensearch/tenancy.ts';
 import { DEFAULT_ALLOWED_CLUSTER_PERMISSIONS, INDEX_NAME_CHARS, MAX_NAME_BYTES, PATTERN_CHARS, PROTECTED_SECURITY_NAMES, SECURITY_KINDS, SECURITY_NAME_CHARS } from '../opensearch/tenancy.ts';
 
@@ -99,7 +99,7 @@ export interface ListRule {
  */
 export function listRule(list: string, field: string, problem: (entry: string) => string): ListRule {
   return {
-    expression: `!has(${list}) || !${list}.exists(x, (${problem('x')}) != "")`,
+    expression: `!(${celPresent(list)}) || !${list}.exists(x, (${problem('x')}) != "")`,
     messageExpression: celLet('ps', `${list}.map(x, ${problem('x')})`, celLet('s', 'ps.filter(s, s != "")[0]', `${celString(`${field}[`)} + string(ps.indexOf(s)) + "] " + s`)),
   };
 }
@@ -110,7 +110,7 @@ export function listRule(list: string, field: string, problem: (entry: string) =
  */
 export function nestedListRule(outer: string, outerField: string, inner: string, problem: (entry: string) => string): ListRule {
   return {
-    expression: `!has(${outer}) || !${outer}.exists(p, p.${inner}.exists(x, (${problem('x')}) != ""))`,
+    expression: `!(${celPresent(outer)}) || !${outer}.exists(p, p.${inner}.exists(x, (${problem('x')}) != ""))`,
     messageExpression: celLet(
       'pss',
       `${outer}.map(p, p.${inner}.map(x, ${problem('x')}))`,
@@ -125,7 +125,7 @@ export function nestedListRule(outer: string, outerField: string, inner: string,
  */
 export function mapKeysRule(map: string, problem: (key: string) => string): ListRule {
   return {
-    expression: `!has(${map}) || !${map}.exists(k, (${problem('k')}) != "")`,
+    expression: `!(${celPresent(map)}) || !${map}.exists(k, (${problem('k')}) != "")`,
     messageExpression: `${map}.map(k, ${problem('k')}).filter(s, s != "")[0]`,
   };
 }
