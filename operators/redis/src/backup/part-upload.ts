@@ -50,6 +50,9 @@ export async function uploadParts(client: S3Client, target: PartUploadTarget, so
     await client.send(new CompleteMultipartUploadCommand({ Bucket: target.bucket, Key: target.key, UploadId: uploadId, MultipartUpload: { Parts: parts } }), send);
   } catch (err) {
     source.abort(err instanceof Error ? err : new Error(String(err)));
+    // A part still in flight that S3 stores after the abort brings the upload back (S3's documentation says to
+    // abort once parts in progress are done); so wait for them to end first (they fail fast when `signal` aborted).
+    await pool.settled();
     await client.send(new AbortMultipartUploadCommand({ Bucket: target.bucket, Key: target.key, UploadId: uploadId })).catch(() => undefined);
     throw err;
   } finally {
@@ -138,6 +141,11 @@ class PartPool {
     while (this.#inFlight.size > 0) await Promise.race([Promise.all([...this.#inFlight]), failed]);
     this.#throwIfFailed();
     return [...this.#parts].sort((a, b) => (a.PartNumber ?? 0) - (b.PartNumber ?? 0));
+  }
+
+  /** Resolves once no part is in flight (stored or failed). Never rejects. */
+  async settled(): Promise<void> {
+    while (this.#inFlight.size > 0) await Promise.allSettled([...this.#inFlight]);
   }
 
   #throwIfFailed(): void {
