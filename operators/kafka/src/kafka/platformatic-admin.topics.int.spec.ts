@@ -42,6 +42,15 @@ async function configsOf(name: string): Promise<ReadonlyMap<string, { value: str
   return new Map(outcome.value.map((e) => [e.name, { value: e.value, source: e.source }]));
 }
 
+/** Polls `check` every 100 ms until it is true: the broker's metadata trails the controller's answer. */
+async function eventually(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 /** Observes the topic as a reconciler would and plans towards `desired`. */
 async function plan(name: string, desired: DesiredTopic): Promise<ReturnType<typeof planTopic>> {
   const [topic, info, reassignments] = await Promise.all([describe1(name), admin.clusterInfo(), admin.listReassignments([name])]);
@@ -94,6 +103,8 @@ describe('PlatformaticKafkaAdmin against the real broker: cluster and topics', (
     expect(grow.partitionCount).toBe(3);
     expect(grow.configOps).toEqual([{ op: 'set', name: 'cleanup.policy', value: 'compact' }]);
     await apply(name, grow);
+    // The broker's metadata applies the controller's records after the admin call returns: read until it has them.
+    await eventually(async () => (await describe1(name))?.partitions.length === 3 && (await configsOf(name)).get('cleanup.policy')?.value === 'compact', 15_000, `${name} grown and compacted`);
     expect((await describe1(name))?.partitions).toHaveLength(3);
     expect((await configsOf(name)).get('cleanup.policy')).toEqual({ value: 'compact', source: 'DYNAMIC_TOPIC_CONFIG' });
     expect(changes(await plan(name, desired)).upToDate).toBe(true);
@@ -102,6 +113,7 @@ describe('PlatformaticKafkaAdmin against the real broker: cluster and topics', (
     const remove = changes(await plan(name, desired));
     expect(remove.configOps).toEqual([{ op: 'delete', name: 'retention.ms' }]);
     await apply(name, remove);
+    await eventually(async () => (await configsOf(name)).get('retention.ms')?.source !== 'DYNAMIC_TOPIC_CONFIG', 15_000, `retention.ms of ${name} removed`);
     const after = (await configsOf(name)).get('retention.ms');
     expect(after?.source).not.toBe('DYNAMIC_TOPIC_CONFIG');
     expect(after?.value).not.toBe('3600000');
