@@ -30,7 +30,8 @@ export interface AdmissionRun extends CaseNames {
 /**
  * Creates per table a namespace (with the table's labels) and, given a connection kind, a connection with the
  * table's tenancy; installs the policies bound with `[Deny]` to these namespaces only; waits until each table's first
- * refused case is refused (policies, parameters and namespaces take a moment to reach the apiserver's caches); then
+ * refused case of every kind is refused (each policy, binding, parameter and namespace reaches the apiserver's caches
+ * on its own); then
  * dry-run creates every case and records the refusal message of a 403/422, or `undefined` when admitted. Other API
  * errors reject. Deletes what it created, whatever happens. At least one table must hold a refused case; the tables
  * without one are set up first, so that (the apiserver watching each kind in creation order) a later table's refusal
@@ -79,11 +80,13 @@ export async function runAdmissionCases(options: AdmissionRunOptions): Promise<A
         throw err;
       }
     };
+    // Each policy and binding reaches the apiserver's caches on its own: probe one refused case of every kind.
     for (const [i, table] of tables.entries()) {
-      const probe = table.cases[probed[i] ?? -1];
       const own = names[i];
-      if (probe === undefined || own === undefined) continue;
-      await eventually(async () => ((await attempt(probe, own)) === undefined ? undefined : true), { timeoutMs: 30_000, intervalMs: 250, what: `the admission policies in effect for "${probe.title}"` });
+      if (own === undefined) continue;
+      for (const probe of firstRefusedOfEachKind(table.cases)) {
+        await eventually(async () => ((await attempt(probe, own)) === undefined ? undefined : true), { timeoutMs: 30_000, intervalMs: 250, what: `the admission policies in effect for "${probe.title}"` });
+      }
     }
     const runs: AdmissionRun[] = [];
     for (const [i, table] of tables.entries()) {
@@ -101,4 +104,11 @@ export async function runAdmissionCases(options: AdmissionRunOptions): Promise<A
       });
     }
   }
+}
+
+/** The first refused case of each kind in `cases`, in table order. Pure. */
+function firstRefusedOfEachKind(cases: readonly AdmissionCase<object>[]): AdmissionCase<object>[] {
+  const byKind = new Map<string, AdmissionCase<object>>();
+  for (const c of cases) if (c.refused !== undefined && !byKind.has(c.kind)) byKind.set(c.kind, c);
+  return [...byKind.values()];
 }
