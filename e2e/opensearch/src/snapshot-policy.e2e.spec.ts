@@ -10,10 +10,10 @@
 //   snapshot for that slot.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { adminClient, backendsUnderTest, eventually, randomSuffix, startOperator, waitForCondition } from '@domain-operators/e2e-harness';
+import { adminClient, backendsUnderTest, eventsOnceSeen, eventually, randomSuffix, startOperator, waitForCondition } from '@domain-operators/e2e-harness';
 import type { OperatorProcess } from '@domain-operators/e2e-harness';
-import { coreTypes, eventType, getCondition } from '@domain-operators/reconcile';
-import type { Client } from '@domain-operators/reconcile';
+import { coreTypes, getCondition } from '@domain-operators/reconcile';
+import type { Client, KubeEvent } from '@domain-operators/reconcile';
 import type { OpenSearchInfo } from '@domain-operators/testenv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_VERSION, GROUP, openSearchConnections, openSearchSnapshotPolicies, openSearchSnapshotRepositories } from './kinds.ts';
@@ -95,10 +95,11 @@ async function readyIs(name: string, status: 'True' | 'False', reason: string, t
   );
 }
 
-/** The notes of the policy's Events of `reason`. */
+/** The notes of the policy's Events of `reason`, once there is one (they trail the status writes). */
 async function eventNotes(name: string, reason: string): Promise<string[]> {
-  const events = await client.listAll(eventType, { namespace: team });
-  return events.filter((e) => e.regarding.kind === 'OpenSearchSnapshotPolicy' && e.regarding.name === name && e.reason === reason).map((e) => e.note ?? '');
+  const about = (e: KubeEvent): boolean => e.regarding.kind === 'OpenSearchSnapshotPolicy' && e.regarding.name === name && e.reason === reason;
+  const events = await eventsOnceSeen(client, team, about, { what: `a ${reason} Event about ${name}` });
+  return events.filter(about).map((e) => e.note ?? '');
 }
 
 /** Bulk-indexes `docs` documents of about `bytes` each into `index` (created with one shard, no replica). */

@@ -9,10 +9,10 @@
 // folder (registered again by hand, the snapshot is listed).
 import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { adminClient, backendsUnderTest, eventually, randomSuffix, startOperator, waitForCondition } from '@domain-operators/e2e-harness';
+import { adminClient, backendsUnderTest, eventsOnceSeen, eventually, randomSuffix, startOperator, waitForCondition } from '@domain-operators/e2e-harness';
 import type { OperatorProcess } from '@domain-operators/e2e-harness';
-import { coreTypes, eventType, getCondition, isNotFound } from '@domain-operators/reconcile';
-import type { Client } from '@domain-operators/reconcile';
+import { coreTypes, getCondition, isNotFound } from '@domain-operators/reconcile';
+import type { Client, KubeEvent } from '@domain-operators/reconcile';
 import type { OpenSearchInfo } from '@domain-operators/testenv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_VERSION, GROUP, openSearchConnections, openSearchSnapshotRepositories } from './kinds.ts';
@@ -79,10 +79,14 @@ async function registerByHand(name: string, body: { type: string; settings: Reco
   if (answer.status !== 200) throw new Error(`PUT /_snapshot/${name}: ${answer.status} ${JSON.stringify(answer.body).slice(0, 300)}`);
 }
 
-/** The notes of the resource's Events of `reason` (Events of a cluster-scoped object live in `default`). */
+/**
+ * The notes of the resource's Events of `reason`, once there is one (they trail the status writes); Events of a
+ * cluster-scoped object live in `default`.
+ */
 async function eventNotes(name: string, reason: string): Promise<string[]> {
-  const events = await client.listAll(eventType, { namespace: 'default' });
-  return events.filter((e) => e.regarding.kind === 'OpenSearchSnapshotRepository' && e.regarding.name === name && e.reason === reason).map((e) => e.note ?? '');
+  const about = (e: KubeEvent): boolean => e.regarding.kind === 'OpenSearchSnapshotRepository' && e.regarding.name === name && e.reason === reason;
+  const events = await eventsOnceSeen(client, 'default', about, { what: `a ${reason} Event about ${name}` });
+  return events.filter(about).map((e) => e.note ?? '');
 }
 
 beforeAll(async () => {
@@ -160,10 +164,7 @@ describe('OpenSearchSnapshotRepository against the real OpenSearch', () => {
     const back = await eventually(async () => registered(name), { timeoutMs: 40_000, intervalMs: 250, what: `${name} registered again` });
 
     expect(back).toEqual({ type: 'fs', settings: { location: folder('main'), compress: 'true' } });
-    const notes = await eventually(async () => {
-      const found = await eventNotes(name, 'DriftCorrected');
-      return found.length > 0 ? found : undefined;
-    }, { timeoutMs: 10_000, what: 'a DriftCorrected Event' });
+    const notes = await eventNotes(name, 'DriftCorrected');
     expect(notes.join(' ')).toContain(`recreated ${connection}/${name}`);
     expect((await ready(name)).status?.['verifiedNodes']).not.toEqual([]);
   });

@@ -5,9 +5,10 @@
 // Service's EndpointSlices (what kube-proxy programs), a real container kill and a real freeze (SIGSTOP of the
 // container's processes), and every write acknowledged by `WAIT 1` read back from the new primary.
 import type { V1EndpointSlice, V1Pod } from '@kubernetes/client-node';
-import { freshNamespace as freshNs, startOperator, targetsExistingCluster } from '@domain-operators/e2e-harness';
+import { eventsOnceSeen, freshNamespace as freshNs, startOperator, targetsExistingCluster } from '@domain-operators/e2e-harness';
 import type { OperatorProcess } from '@domain-operators/e2e-harness';
 import { coreTypes, eventType, isNotFound } from '@domain-operators/reconcile';
+import type { KubeEvent } from '@domain-operators/reconcile';
 import { ensureTestEnv } from '@domain-operators/testenv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -247,8 +248,8 @@ describe('Redis as containers', () => {
     expect(restartCount(back)).toBe(restarts); // no liveness probe: a frozen container is not restarted
     await readyReplication();
     await sliceHoldsOnly(promoted, 10_000);
-    const events = await c.client.list(eventType, { namespace: ns });
-    expect(events.items.some((e) => e.reason === 'PrimaryDemoted' && (e.note ?? '').includes(frozen))).toBe(true);
+    const demoted = (e: KubeEvent): boolean => e.reason === 'PrimaryDemoted' && (e.note ?? '').includes(frozen);
+    expect((await eventsOnceSeen(c.client, ns, demoted, { what: `a PrimaryDemoted Event naming ${frozen}` })).some(demoted)).toBe(true);
     console.info(`freeze of primary ${frozen} (${acknowledged.length}/200 writes acknowledged by WAIT 1): ${promoted} primary in status after ${(promotedAfter / 1000).toFixed(2)} s, EndpointSlice holds only ${promoted} after ${(sliceAfter / 1000).toFixed(2)} s (downAfterMilliseconds ${DOWN_AFTER_MS})`);
   });
 

@@ -3,6 +3,7 @@
 // independent Redis client or the Kubernetes API, and the Services are checked by their real EndpointSlices.
 import type { V1Pod } from '@kubernetes/client-node';
 import { coreTypes, eventType, isNotFound } from '@domain-operators/reconcile';
+import type { KubeEvent } from '@domain-operators/reconcile';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   cluster,
@@ -26,7 +27,7 @@ import {
   serviceSelects,
 } from './fixtures.ts';
 import type { Cluster, RedisReplication } from './fixtures.ts';
-import { startOperator, targetsExistingCluster } from '@domain-operators/e2e-harness';
+import { eventsOnceSeen, startOperator, targetsExistingCluster } from '@domain-operators/e2e-harness';
 import type { OperatorProcess } from '@domain-operators/e2e-harness';
 
 const NAME = 'cache';
@@ -261,8 +262,8 @@ describe('RedisReplication', () => {
     const { primary: after } = await expectTopology(2);
     for (const pod of await memberPods(c, ns, NAME)) expect(((await command(pod, password, ['CONFIG', 'GET', 'databases'])) as string[])[1]).toBe('32');
     expect(await command(after, password, ['GET', 'before-rollout'])).toBe('kept');
-    const events = await c.client.list(eventType, { namespace: ns });
-    expect(events.items.some((e) => e.reason === 'Switchover' && e.action === 'RollingUpdate')).toBe(true);
+    const rolling = (e: KubeEvent): boolean => e.reason === 'Switchover' && e.action === 'RollingUpdate';
+    expect((await eventsOnceSeen(c.client, ns, rolling, { what: 'a Switchover Event of the rollout' })).some(rolling)).toBe(true);
     console.info(`rollout of a static parameter: primary ${primary.metadata?.name ?? ''} before, ${after.metadata?.name ?? ''} after; every member replaced after ${rolledAfter} ms`);
   });
 
@@ -286,8 +287,8 @@ describe('RedisReplication', () => {
     const { primary: last } = await expectTopology(1);
     expect(last.metadata?.name).toBe(`${NAME}-0`);
     expect(await command(last, password, ['GET', 'before-switchover'])).toBe('kept');
-    const events = await c.client.list(eventType, { namespace: ns });
-    expect(events.items.some((e) => e.reason === 'Switchover')).toBe(true);
+    const switchover = (e: KubeEvent): boolean => e.reason === 'Switchover';
+    expect((await eventsOnceSeen(c.client, ns, switchover, { what: 'a Switchover Event of the scale-down' })).some(switchover)).toBe(true);
   });
 
   it('deleting the RedisReplication removes everything it owns', async () => {

@@ -9,9 +9,9 @@
 // namespace enforces Pod Security `restricted`, so the restore container passes that admission too.
 import { randomBytes } from 'node:crypto';
 import { CreateBucketCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { startOperator, targetsExistingCluster } from '@domain-operators/e2e-harness';
+import { eventsOnceSeen, startOperator, targetsExistingCluster } from '@domain-operators/e2e-harness';
 import type { OperatorProcess } from '@domain-operators/e2e-harness';
-import { coreTypes, eventType, isNotFound, resourceType } from '@domain-operators/reconcile';
+import { coreTypes, isNotFound, resourceType } from '@domain-operators/reconcile';
 import type { Condition, CustomResourceObject } from '@domain-operators/reconcile';
 import { ensureTestEnv } from '@domain-operators/testenv';
 import type { V1Pod } from '@kubernetes/client-node';
@@ -215,7 +215,7 @@ describe.skipIf(targetsExistingCluster())('restore into a new RedisReplication o
     expect(redis?.restartCount ?? 0).toBe(0);
     // The other member waits: no topology is decided, nothing is labelled primary.
     expect((await memberPods(c, ns, 'bad')).filter((p) => p.metadata?.labels?.['redis.domain-operators.io/role'] === 'primary')).toEqual([]);
-    const events = (await c.client.list(eventType, { namespace: ns })).items.filter((e) => e.regarding.name === 'bad');
+    const events = (await eventsOnceSeen(c.client, ns, (e) => e.regarding.name === 'bad' && e.reason === 'RestoreVerificationFailed', { what: 'a RestoreVerificationFailed Event' })).filter((e) => e.regarding.name === 'bad');
     expect(events.map((e) => e.reason)).toContain('RestoreVerificationFailed');
     const everything = JSON.stringify({ status: rr.status, events, pod: pod.status, log: await operator?.logTail(2_000) });
     expect(everything).not.toContain(s3.secretAccessKey);

@@ -3,8 +3,9 @@
 // primary Service's ClusterIP (kube-proxy) or straight to a Pod IP, as an independent client. SIGSTOP/SIGCONT reach a
 // member's redis-server by its host pid (containerd's shim state, `freezeRedis`).
 import type { V1Pod } from '@kubernetes/client-node';
-import { coreTypes, eventType } from '@domain-operators/reconcile';
-import { startOperator, targetsExistingCluster } from '@domain-operators/e2e-harness';
+import { coreTypes } from '@domain-operators/reconcile';
+import type { KubeEvent } from '@domain-operators/reconcile';
+import { eventsOnceSeen, startOperator, targetsExistingCluster } from '@domain-operators/e2e-harness';
 import type { OperatorProcess } from '@domain-operators/e2e-harness';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -199,8 +200,8 @@ describe('planned switchover (#19)', () => {
       } finally {
         reader.disconnect();
       }
-      const events = await c.client.list(eventType, { namespace: ns });
-      expect(events.items.some((e) => e.reason === 'Switchover' && e.action === 'Requested')).toBe(true);
+      const requested = (e: KubeEvent): boolean => e.reason === 'Switchover' && e.action === 'Requested';
+      expect((await eventsOnceSeen(c.client, ns, requested, { what: 'a Switchover Event of the request' })).some(requested)).toBe(true);
     } finally {
       stop.abort();
       await writing;

@@ -9,9 +9,10 @@
 // template and a real rollout with switchovers, but not a new Redis version (the test checks that the image id is
 // the same, so it says no more than it does). On an existing cluster it is a real upgrade, redis:7.0 → redis:7.2.
 import type { V1Pod } from '@kubernetes/client-node';
-import { startOperator } from '@domain-operators/e2e-harness';
+import { eventsOnceSeen, startOperator } from '@domain-operators/e2e-harness';
 import type { OperatorProcess } from '@domain-operators/e2e-harness';
-import { coreTypes, eventType } from '@domain-operators/reconcile';
+import { coreTypes } from '@domain-operators/reconcile';
+import type { KubeEvent } from '@domain-operators/reconcile';
 import type { Redis } from 'ioredis';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -171,10 +172,11 @@ describe('image upgrade', () => {
     expect(Number(await command(primary, password, ['WAIT', '2', '5000']))).toBe(2);
     for (const replica of pods.filter((p) => p !== primary)) expect(await missing(replica, report.acknowledged)).toEqual([]);
 
-    const events = await c.client.list(eventType, { namespace: ns });
-    const switchovers = events.items.filter((e) => e.reason === 'Switchover' && e.action === 'RollingUpdate');
+    const rolling = (e: KubeEvent): boolean => e.reason === 'Switchover' && e.action === 'RollingUpdate';
+    const events = await eventsOnceSeen(c.client, ns, rolling, { what: 'a Switchover Event of the upgrade' });
+    const switchovers = events.filter(rolling);
     expect(switchovers.length).toBeGreaterThanOrEqual(1);
-    expect(events.items.filter((e) => e.reason === 'FailoverStarted')).toEqual([]);
+    expect(events.filter((e) => e.reason === 'FailoverStarted')).toEqual([]);
     // Say what was upgraded: on testenv the same image under a second tag (same image id), else a new version.
     if (images.sameContent) expect(redisStatus(primary).imageID).toBe(imageIdBefore);
     else expect(redisStatus(primary).imageID).not.toBe(imageIdBefore);

@@ -17,6 +17,8 @@ export type { ChartInstallation, InstallChartOptions } from './install.ts';
 export { adminClient, adminConnection, deleteNamespace, freshNamespace, randomSuffix, targetsExistingCluster } from './cluster.ts';
 export type { AdminConnection } from './cluster.ts';
 export { describeConditions, eventually, hasCondition, waitForCondition } from './wait.ts';
+export { eventsOnceSeen } from './events.ts';
+export type { EventsOnceSeenOptions } from './events.ts';
 export { generationLies, watchStatuses } from './status-watch.ts';
 export type { StatusWatch, WatchedVersion } from './status-watch.ts';
 export type { EventuallyOptions, ObjectWithConditions } from './wait.ts';
