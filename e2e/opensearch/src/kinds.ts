@@ -42,3 +42,18 @@ export const openSearchActionGroups = kind('OpenSearchActionGroup', 'opensearcha
 export const openSearchTenants = kind('OpenSearchTenant', 'opensearchtenants');
 /** `OpenSearchDataStream` (namespaced). */
 export const openSearchDataStreams = kind('OpenSearchDataStream', 'opensearchdatastreams');
+
+/** Every namespaced kind, for suites that clean a namespace of all of them. */
+export const namespacedKinds: readonly ResourceType<Resource>[] = [
+  openSearchRoleBindings,
+  openSearchUsers,
+  openSearchRoles,
+  openSearchActionGroups,
+  openSearchTenants,
+  openSearchIndices,
+  openSearchIndexTemplates,
+  openSearchComponentTemplates,
+  openSearchDataStreams,
+  openSearchSnapshotPolicies,
+  openSearchSnapshotRestores,
+];

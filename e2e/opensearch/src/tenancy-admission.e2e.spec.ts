@@ -11,21 +11,7 @@ import type { Applied, ChartAdmission, OperatorProcess } from '@domain-operators
 import { coreTypes, isNotFound } from '@domain-operators/reconcile';
 import type { Client, ResourceType } from '@domain-operators/reconcile';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  API_VERSION,
-  openSearchActionGroups,
-  openSearchComponentTemplates,
-  openSearchConnections,
-  openSearchDataStreams,
-  openSearchIndexTemplates,
-  openSearchIndices,
-  openSearchRoleBindings,
-  openSearchRoles,
-  openSearchSnapshotPolicies,
-  openSearchSnapshotRestores,
-  openSearchTenants,
-  openSearchUsers,
-} from './kinds.ts';
+import { API_VERSION, namespacedKinds as KINDS, openSearchConnections, openSearchIndices, openSearchRoles, openSearchTenants, openSearchUsers, openSearchActionGroups, openSearchIndexTemplates } from './kinds.ts';
 import type { Resource } from './kinds.ts';
 import { openSearchRequests } from './opensearch-http.ts';
 import type { OpenSearchRequest } from './opensearch-http.ts';
@@ -35,19 +21,6 @@ const connection = `e2e-osadm-${id}`;
 const runLabel = { 'opensearch-admission-e2e': id };
 const teamLabel = { 'opensearch-admission-e2e-team': id };
 const SECURITY = '/_plugins/_security/api';
-const KINDS: readonly ResourceType<Resource>[] = [
-  openSearchRoleBindings,
-  openSearchUsers,
-  openSearchRoles,
-  openSearchActionGroups,
-  openSearchTenants,
-  openSearchIndices,
-  openSearchIndexTemplates,
-  openSearchComponentTemplates,
-  openSearchDataStreams,
-  openSearchSnapshotPolicies,
-  openSearchSnapshotRestores,
-];
 
 let client: Client;
 let os: OpenSearchRequest;
