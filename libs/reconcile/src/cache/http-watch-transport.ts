@@ -5,6 +5,7 @@ import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
 import { KubeApiError } from '../core/errors.ts';
 import { NetworkError } from '../core/network-error.ts';
 import { apiVersionOf, collectionPath } from '../client/resource-type.ts';
+import { consumeChunks } from './consume-chunks.ts';
 import { keepAliveAgent } from './keep-alive-agent.ts';
 import { ListBodyParser } from './list-body.ts';
 import type { ParsedListBody } from './list-body.ts';
@@ -65,7 +66,9 @@ export class HttpWatchTransport<T extends KubernetesObject = KubernetesObject> i
     const parser = new ListBodyParser();
     let body: ParsedListBody;
     try {
-      for await (const chunk of response as AsyncIterable<Buffer>) parser.push(chunk);
+      await consumeChunks(response, (chunk) => {
+        parser.push(chunk);
+      });
       body = parser.end();
     } catch (error) {
       if (error instanceof SyntaxError && !request.signal.aborted) throw new NetworkError('malformed list JSON from the API server', { cause: error });
