@@ -3,7 +3,7 @@
 //     [--initial-list watchList|list]
 // Caches the ConfigMaps of one namespace, then prints one JSON line {syncMs, heapBytes, objects, bytesPerObject}, and
 // for ours also windowUs, the sync's start and end on the clock of a `node --cpu-prof` profile (see sync-profile.ts).
-// `--initial-list` picks our informer's initial list (default: the informer's default, the watch-list).
+// `--initial-list` picks our informer's initial list (default: the informer's default, a paginated list).
 import { parseArgs } from 'node:util';
 import { CoreV1Api, KubeConfig, makeInformer } from '@kubernetes/client-node';
 import type { V1ConfigMap } from '@kubernetes/client-node';
@@ -28,8 +28,8 @@ function monotonicUs(): number {
 
 /**
  * Our runtime: a namespace-scoped {@link SharedInformers} with the ConfigMap informer and default options (the
- * store strips managedFields and deep-freezes objects; the initial state from a watch-list unless `initialList`
- * says otherwise). Synced when `waitForSync` resolves.
+ * store strips managedFields and deep-freezes objects; the initial state from a paginated list unless
+ * `initialList` says otherwise). Synced when `waitForSync` resolves.
  */
 async function measureOurs(kubeConfig: KubeConfig, namespace: string, initialList: InitialListStrategy | undefined): Promise<PeerResult> {
   // Warm-up, not measured: load the code paths and open the keep-alive connection the informer will reuse.

@@ -48,7 +48,7 @@ export interface QueueRow {
 }
 
 /** The names of the informer peers, as they appear in the report. */
-export type PeerName = 'ours' | 'ours (paginated list)' | 'client-node' | 'client-go' | 'client-go (strip managedFields)';
+export type PeerName = 'ours' | 'ours (watch-list)' | 'client-node' | 'client-go' | 'client-go (strip managedFields)';
 
 /** One peer at one size: every repetition and the medians. */
 export interface PeerSummary {
@@ -120,7 +120,7 @@ export function formatReport(report: BenchReport): string {
     ]),
     '',
     `Informer: list + watch the ConfigMaps of one namespace (~2 KB each) until synced; median of ${informer.repetitions} fresh processes each`,
-    'ours: the default informer (its first list a watch-list); "ours (paginated list)": initialList "list", for reference',
+    'ours: the default informer (its first list paginated, resourceVersion "0"); "ours (watch-list)": initialList "watchList", for reference',
     ...table([
       ['namespace', 'peer', 'objects', 'sync ms', 'heap MiB', 'bytes/object'],
       ...informer.rows.flatMap((row) =>

@@ -2,7 +2,7 @@
 // It prints a report and never fails on a missed target; it fails only when something cannot run.
 //   1. makes sure the testenv apiserver is up and seeds namespaces bench-1000 and bench-10000 with ~2 KB ConfigMaps;
 //   2. work queue throughput: ours (queue.bench.ts) against client-go's (libs/testenv/go/cmd/workqueue-bench);
-//   3. informer sync time and heap per cached object: ours (its default watch-list, and with paginated lists for
+//   3. informer sync time and heap per cached object: ours (its default paginated list, and with a watch-list for
 //      reference) and client-node (informer-peer.ts) against client-go (libs/testenv/go/cmd/informer-bench), each
 //      measurement in a fresh process;
 //   4. profiles one more sync of ours per namespace (node --cpu-prof, sync-profile.ts) and splits it by phase;
@@ -27,7 +27,7 @@ const QUEUE_DUPLICATE_RATIO = 0.1;
 const QUEUE_WORKERS = [1, 4, 16];
 const ROUNDS = 3;
 const SIZES = [1_000, 10_000];
-const PEERS: readonly PeerName[] = ['ours', 'ours (paginated list)', 'client-node', 'client-go', 'client-go (strip managedFields)'];
+const PEERS: readonly PeerName[] = ['ours', 'ours (watch-list)', 'client-node', 'client-go', 'client-go (strip managedFields)'];
 
 const paths = resolvePaths();
 const benchDir = join(paths.root, 'libs', 'reconcile', 'bench');
@@ -97,8 +97,8 @@ async function measure(peer: PeerName, kubeconfig: string, namespace: string, in
   const text =
     peer === 'ours' || peer === 'client-node'
       ? await node(peer)
-      : peer === 'ours (paginated list)'
-        ? await node('ours', '--initial-list', 'list')
+      : peer === 'ours (watch-list)'
+        ? await node('ours', '--initial-list', 'watchList')
         : await output(informerBench, ['-kubeconfig', kubeconfig, '-namespace', namespace, ...(peer === 'client-go' ? [] : ['-strip-managed-fields'])]);
   const [result] = jsonLines<PeerResult>(text);
   if (result === undefined) throw new Error(`${peer} printed no result:\n${text}`);

@@ -38,7 +38,7 @@ export interface SharedInformersOptions {
   readonly random?: () => number;
   /**
    * Tuning of every informer's watcher (inactivity timeout, backoff, …); default: the watcher's defaults, among them
-   * the initial state from a watch-list (`initialList: 'list'` for paginated lists).
+   * the initial state from a paginated list (`initialList: 'watchList'` for Kubernetes' streaming list).
    */
   readonly watcher?: WatcherOptions;
 }

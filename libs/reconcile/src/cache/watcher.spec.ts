@@ -441,7 +441,7 @@ function watchListSetup(options: WatcherOptions = {}) {
   const clock = new VirtualClock();
   const transport = new FakeWatchTransport(clock);
   const logs: string[] = [];
-  const watcher = new Watcher({ transport, clock, random: () => 0.5, logger: recordingLogger(logs) }, options);
+  const watcher = new Watcher({ transport, clock, random: () => 0.5, logger: recordingLogger(logs) }, { initialList: 'watchList', ...options });
   const events: WatcherEvent[] = [];
   const controller = new AbortController();
   const start = async (): Promise<void> => {
@@ -682,10 +682,17 @@ describe('Watcher (initial list: watch-list)', () => {
     await done;
   });
 
-  it('lists with pages from the start with initialList "list"', async () => {
-    const { clock, transport, controller, start } = watchListSetup({ initialList: 'list' });
+  it('lists with pages when no initialList is given (the default)', async () => {
+    const clock = new VirtualClock();
+    const transport = new FakeWatchTransport(clock);
+    const watcher = new Watcher({ transport, clock, random: () => 0.5 });
+    const controller = new AbortController();
     transport.scriptList({ items: [], resourceVersion: '1' });
-    const done = start();
+    const done = (async () => {
+      for await (const _event of watcher.events(controller.signal)) {
+        // drain
+      }
+    })();
     await clock.advance(0);
     expect(transport.lists).toHaveLength(1);
     expect(watchLists(transport)).toHaveLength(0);
