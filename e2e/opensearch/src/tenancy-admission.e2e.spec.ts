@@ -60,6 +60,18 @@ async function conditionMessage(type: ResourceType<Resource>, namespace: string,
 
 const apply = (object: Resource, dryRun: boolean): Promise<Applied> => kubectlApply(kubeconfig, object, { dryRun });
 
+/**
+ * Waits until a server-side dry run of `object` is refused (`refused`) or admitted: each policy and binding, and each
+ * change of a binding, reaches the apiserver's caches on its own, a few seconds after it is written.
+ */
+async function inEffect(object: Resource, refused: boolean): Promise<void> {
+  await eventually(async () => ((await apply(object, true)).ok === !refused ? true : undefined), {
+    timeoutMs: 30_000,
+    intervalMs: 250,
+    what: `a dry run of ${object.kind ?? ''} ${object.metadata?.name ?? ''} ${refused ? 'refused' : 'admitted'}`,
+  });
+}
+
 beforeAll(async () => {
   const backends = await backendsUnderTest(['opensearch']);
   os = openSearchRequests(backends.opensearch);
@@ -87,12 +99,6 @@ beforeAll(async () => {
   });
   admission = await installChartAdmission({ client, system: 'opensearch', release: `adm-${id}`, namespaceLabels: runLabel });
   expect(admission.bindings.map((b) => b.spec['validationActions'])).toEqual(admission.names.map(() => ['Deny']));
-  // The apiserver's policy, binding and parameter caches: wait until a policy refuses (a few seconds after the binding).
-  await eventually(async () => ((await apply(res('OpenSearchIndex', tenant, 'probe', { indexName: `elsewhere-${id}` }), true)).ok ? undefined : true), {
-    timeoutMs: 30_000,
-    intervalMs: 250,
-    what: 'the admission policies in effect',
-  });
   await waitForCondition(client, openSearchConnections, { namespace: undefined, name: connection }, 'Ready', 'True', 90_000);
 }, 300_000);
 
@@ -143,6 +149,7 @@ describe('OpenSearch tenancy at kubectl apply', () => {
       ['opensearch-namespace-selected', res('OpenSearchIndex', outsider, 'logs', {}), `namespace "${outsider}" is not selected by OpenSearchConnection "${connection}" (tenancy.namespaceSelector)`],
     ];
     for (const [short, object, message] of refusals) {
+      await inEffect(object, true);
       for (const dryRun of [true, false]) {
         const applied = await apply(object, dryRun);
         expect(applied.ok, applied.output).toBe(false);
@@ -197,11 +204,12 @@ describe('OpenSearch tenancy at kubectl apply', () => {
   it('with the chart on [Warn, Audit], admits with a warning, and the operator still refuses with TenancyViolation and writes nothing to OpenSearch', async () => {
     await admission?.setValidationActions(['Warn', 'Audit']);
     const stray = res('OpenSearchIndex', tenant, 'stray', { indexName: `stray-${id}` });
-    await eventually(async () => ((await apply(stray, true)).ok ? true : undefined), { timeoutMs: 30_000, intervalMs: 250, what: 'the bindings switched to Warn' });
+    const grabber = res('OpenSearchRole', tenant, 'grabber', { indexPermissions: [{ indexPatterns: ['team-b-*'], allowedActions: ['read'] }] });
+    await inEffect(stray, false);
+    await inEffect(grabber, false);
     const applied = await apply(stray, false);
     expect(applied.ok, applied.output).toBe(true);
     expect(applied.output).toContain(`Warning: Validation failed for ValidatingAdmissionPolicy '${policy('opensearch-index')}' with binding '${policy('opensearch-index')}': index name "stray-${id}" is outside the prefix "${tenant}-"`);
-    const grabber = res('OpenSearchRole', tenant, 'grabber', { indexPermissions: [{ indexPatterns: ['team-b-*'], allowedActions: ['read'] }] });
     const warned = await apply(grabber, false);
     expect(warned.ok, warned.output).toBe(true);
     expect(warned.output).toContain(`Warning: Validation failed for ValidatingAdmissionPolicy '${policy('opensearch-role')}' with binding '${policy('opensearch-role')}': indexPermissions[0].indexPatterns[0] "team-b-*" is outside the prefix`);
@@ -214,11 +222,7 @@ describe('OpenSearch tenancy at kubectl apply', () => {
 
   it('back on [Deny], lets a label change and the deletion of an object admitted under Warn through, and refuses a change of its spec', async () => {
     await admission?.setValidationActions(['Deny']);
-    await eventually(async () => ((await apply(res('OpenSearchIndex', tenant, 'probe2', { indexName: `elsewhere-${id}` }), true)).ok ? undefined : true), {
-      timeoutMs: 30_000,
-      intervalMs: 250,
-      what: 'the bindings back on Deny',
-    });
+    await inEffect(res('OpenSearchIndex', tenant, 'probe2', { indexName: `elsewhere-${id}` }), true);
     const request = { namespace: tenant, name: 'stray' };
     await client.patch(openSearchIndices, request, { type: 'merge', body: { metadata: { labels: { team: 'b' } } } });
     const changed = await apply(res('OpenSearchIndex', tenant, 'stray', { indexName: `stray-${id}`, settings: { numberOfReplicas: 0 } }), false);
