@@ -14,6 +14,16 @@ describe('consumeChunks', () => {
     expect(seen).toEqual(['a', 'b', 'c']);
   });
 
+  it('leaves no listener on the stream once settled (a keep-alive socket outlives its response)', async () => {
+    const stream = new PassThrough();
+    const events = ['data', 'end', 'finish', 'error', 'close', 'aborted'] as const;
+    const before = events.map((event) => stream.listenerCount(event));
+    const done = consumeChunks(stream, () => undefined);
+    stream.end('a');
+    await done;
+    expect(events.map((event) => stream.listenerCount(event))).toEqual(before);
+  });
+
   it("rejects with the stream's error, and when the stream closes before its end", async () => {
     const broken = new PassThrough();
     const failed = consumeChunks(broken, () => undefined);

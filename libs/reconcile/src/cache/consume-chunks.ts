@@ -24,7 +24,10 @@ export function consumeChunks(stream: Readable, onChunk: (chunk: Buffer) => void
       }
     };
     stream.on('data', onData);
-    finished(stream, (error) => {
+    // Both listeners are taken off once settled: a keep-alive socket outlives its response, and a listener left on
+    // it would keep `onChunk` (and whatever it closes over, e.g. a parser holding every item of a list) reachable.
+    const removeFinished = finished(stream, (error) => {
+      removeFinished();
       stream.off('data', onData);
       if (failure !== undefined) reject(failure);
       else if (error !== undefined && error !== null) reject(error);
