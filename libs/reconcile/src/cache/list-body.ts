@@ -39,8 +39,11 @@ function isBlank(byte: number): boolean {
 export class ListBodyParser {
   readonly #rest: Buffer[] = [];
   readonly #items: unknown[] = [];
-  // Pieces of the element being read, while it spans chunks.
-  #element: Buffer[] = [];
+  // The bytes of the element being read while it spans chunks (most do: the apiserver's HTTP chunks are ~1.5 KB),
+  // copied into one scratch buffer that grows to the largest element and is reused: no slice object per piece and
+  // no Buffer.concat per element.
+  #element: Buffer = Buffer.allocUnsafe(16_384);
+  #elementLength = 0;
   #sink: Sink = REST;
   #depth = 0;
   #inString = false;
@@ -65,7 +68,7 @@ export class ListBodyParser {
       i = this.#stringEnd(chunk, 0, this.#escaped);
       if (i < 0) {
         this.#topString?.push(Buffer.from(chunk));
-        if (sink === ELEMENT) this.#element.push(chunk);
+        if (sink === ELEMENT) this.#appendElement(chunk, 0, length);
         else this.#keep(chunk, 0, length);
         return;
       }
@@ -130,7 +133,7 @@ export class ListBodyParser {
     this.#depth = depth;
     this.#sink = sink;
     this.#afterItemsKey = afterItemsKey;
-    if (sink === ELEMENT) this.#element.push(from === 0 ? chunk : chunk.subarray(from));
+    if (sink === ELEMENT) this.#appendElement(chunk, from, length);
     else if (sink === REST) this.#keep(chunk, from, length);
   }
 
@@ -177,14 +180,24 @@ export class ListBodyParser {
     if (to > from) this.#rest.push(Buffer.from(chunk.subarray(from, to)));
   }
 
+  #appendElement(chunk: Buffer, from: number, to: number): void {
+    const needed = this.#elementLength + to - from;
+    if (needed > this.#element.length) {
+      const grown = Buffer.allocUnsafe(Math.max(needed, this.#element.length * 2));
+      this.#element.copy(grown, 0, 0, this.#elementLength);
+      this.#element = grown;
+    }
+    this.#elementLength += chunk.copy(this.#element, this.#elementLength, from, to);
+  }
+
   #completeElement(chunk: Buffer, from: number, to: number): void {
     let text: string;
-    if (this.#element.length === 0) {
+    if (this.#elementLength === 0) {
       text = chunk.toString('utf8', from, to);
     } else {
-      this.#element.push(chunk.subarray(from, to));
-      text = Buffer.concat(this.#element).toString('utf8');
-      this.#element = [];
+      this.#appendElement(chunk, from, to);
+      text = this.#element.toString('utf8', 0, this.#elementLength);
+      this.#elementLength = 0;
     }
     this.#items.push(JSON.parse(text));
   }
