@@ -31,7 +31,9 @@ export interface RestTransport {
 
 /**
  * A {@link RestTransport} over `node:https` with one keep-alive agent, using the KubeConfig's current
- * context (server, CA, client certificate or token). Build with {@link HttpsRestTransport.create}.
+ * context (server, CA, client certificate or token). Build with {@link HttpsRestTransport.create}. A request whose
+ * reused keep-alive connection is closed before any answer ({@link isConnectionClosedUnanswered}) is sent once more
+ * on a new connection; every other failure rejects as it came.
  */
 export class HttpsRestTransport implements RestTransport {
   readonly #server: URL;
@@ -70,24 +72,42 @@ export class HttpsRestTransport implements RestTransport {
       headers['content-type'] = request.contentType ?? 'application/json';
       headers['content-length'] = String(Buffer.byteLength(body));
     }
-    return new Promise((resolve, reject) => {
-      const req = httpsRequest(url, { ...this.#options, method: request.method, headers, ...(request.signal !== undefined && { signal: request.signal }) }, (response) => {
-        const status = response.statusCode ?? 0;
-        if (status >= 200 && status < 300) {
-          resolve(response);
-          return;
-        }
-        readBody(response).then(
-          (text) => {
-            reject(apiErrorFrom(status, text, `${request.method} ${request.path}`));
-          },
-          reject,
-        );
+    const send = (mayRetry: boolean): Promise<IncomingMessage> =>
+      new Promise((resolve, reject) => {
+        const req = httpsRequest(url, { ...this.#options, method: request.method, headers, ...(request.signal !== undefined && { signal: request.signal }) }, (response) => {
+          const status = response.statusCode ?? 0;
+          if (status >= 200 && status < 300) {
+            resolve(response);
+            return;
+          }
+          readBody(response).then(
+            (text) => {
+              reject(apiErrorFrom(status, text, `${request.method} ${request.path}`));
+            },
+            reject,
+          );
+        });
+        req.once('error', (err: Error) => {
+          if (mayRetry && req.reusedSocket && isConnectionClosedUnanswered(err) && request.signal?.aborted !== true) {
+            resolve(send(false));
+            return;
+          }
+          reject(err);
+        });
+        req.end(body);
       });
-      req.once('error', reject);
-      req.end(body);
-    });
+    return send(true);
   }
+}
+
+/**
+ * Whether `err` says the connection was closed before any answer came (`ECONNRESET`, Node's "socket hang up").
+ * On a reused keep-alive socket this is the race with the server closing the connection as idle (the apiserver does so
+ * after 90 s): the server had read nothing of the request, so sending it again on a new connection is safe for every
+ * method, as Node's documentation of `request.reusedSocket` advises. Pure.
+ */
+export function isConnectionClosedUnanswered(err: Error): boolean {
+  return (err as NodeJS.ErrnoException).code === 'ECONNRESET' || err.message === 'socket hang up';
 }
 
 /** Builds the {@link KubeApiError} for a non-2xx answer from its Status body (or raw text). */
