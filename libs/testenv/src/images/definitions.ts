@@ -52,11 +52,15 @@ export function operatorLabels(system: OperatorSystem): Record<string, string> {
   };
 }
 
-/** The config of an operator image: distroless's environment and the Dockerfile's runtime stage. Pure. */
+/**
+ * The config of an operator image: distroless's environment and the Dockerfile's runtime stage. Pure. No
+ * `NODE_OPTIONS=--enable-source-maps`: the decoded map costs about 90 MiB of RSS once a stack trace is formatted; the
+ * map ships in the image for who turns it on.
+ */
 export function operatorConfig(system: OperatorSystem): ImageDefinition['config'] {
   return {
     user: `${NONROOT_ID}:${NONROOT_ID}`,
-    env: [...DISTROLESS_ENV, 'NODE_ENV=production', 'NODE_OPTIONS=--enable-source-maps'],
+    env: [...DISTROLESS_ENV, 'NODE_ENV=production'],
     entrypoint: ['node', '/app/main.js'],
     workingDir: '/app',
     exposedPorts: ['8080/tcp', '8081/tcp'],

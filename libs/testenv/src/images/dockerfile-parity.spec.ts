@@ -116,7 +116,7 @@ describe('operator image definitions and the Dockerfile', () => {
     const modified = dockerfile
       .replace('USER 65532:65532', 'USER 1000:1000')
       .replace('EXPOSE 8080 8081', 'EXPOSE 8080 9090')
-      .replace('NODE_OPTIONS=--enable-source-maps', 'NODE_OPTIONS=--max-old-space-size=256')
+      .replace('ENV NODE_ENV=production', 'ENV NODE_ENV=production NODE_OPTIONS=--enable-source-maps')
       .replace('org.opencontainers.image.licenses="Apache-2.0"', 'org.opencontainers.image.licenses="MIT"')
       .replace('main.js.map /app/', 'main.js.map /srv/');
     const problems = parityProblems('kafka', built('kafka', modified), pinnedNode);
