@@ -74,7 +74,9 @@ export class HttpsRestTransport implements RestTransport {
     }
     const send = (mayRetry: boolean): Promise<IncomingMessage> =>
       new Promise((resolve, reject) => {
+        let answered = false;
         const req = httpsRequest(url, { ...this.#options, method: request.method, headers, ...(request.signal !== undefined && { signal: request.signal }) }, (response) => {
+          answered = true;
           const status = response.statusCode ?? 0;
           if (status >= 200 && status < 300) {
             resolve(response);
@@ -88,7 +90,7 @@ export class HttpsRestTransport implements RestTransport {
           );
         });
         req.once('error', (err: Error) => {
-          if (mayRetry && req.reusedSocket && isConnectionClosedUnanswered(err) && request.signal?.aborted !== true) {
+          if (mayRetry && !answered && req.reusedSocket && isConnectionClosedUnanswered(err) && request.signal?.aborted !== true) {
             resolve(send(false));
             return;
           }
