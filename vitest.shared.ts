@@ -11,9 +11,10 @@ export interface ProjectVitestOptions {
 }
 
 /**
- * The vitest configuration every workspace project uses: a `unit` project (`src/**\/*.spec.ts`, virtual time,
- * no network) and an `integration` project (`src/**\/*.int.spec.ts`, real control plane and backends, files run
- * one at a time because they share one environment). Nx's `test` and `integration` targets pick one with `--project`.
+ * The vitest configuration every workspace project uses: a `unit` project (`src/**\/*.spec.ts` and
+ * `bench/**\/*.spec.ts`, virtual time, no network) and an `integration` project (`src/**\/*.int.spec.ts`, real
+ * control plane and backends, files run one at a time because they share one environment). Nx's `test` and
+ * `integration` targets pick one with `--project`.
  */
 export function projectVitestConfig(options: ProjectVitestOptions = {}): ViteUserConfig {
   return defineConfig({
@@ -22,7 +23,8 @@ export function projectVitestConfig(options: ProjectVitestOptions = {}): ViteUse
         {
           test: {
             name: 'unit',
-            include: ['src/**/*.spec.ts'],
+            // bench/: the pure parts of a project's benchmarks (their reports), which the benchmarks themselves never test.
+            include: ['src/**/*.spec.ts', 'bench/**/*.spec.ts'],
             exclude: ['src/**/*.int.spec.ts', '**/node_modules/**'],
             environment: 'node',
           },
