@@ -15,6 +15,8 @@ export const SECRET_DIR = '/etc/redis-secret';
 export const DATA_DIR = '/data';
 /** The file in the internal Secret that redis.conf includes. */
 export const REPLICATION_AUTH_FILE = 'replication-auth.conf';
+/** The file in the same mount with the replication user's password alone, which the members' probes authenticate with. */
+export const REPLICATION_PASSWORD_FILE = 'replication-password';
 /** The port every member listens on. */
 export const REDIS_PORT = 6379;
 

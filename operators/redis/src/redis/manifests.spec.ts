@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RedisReplication } from '../api/v1alpha1/index.ts';
-import { primaryServiceFor, replicasServiceFor, statefulSetFor, podDisruptionBudgetFor, internalSecretFor } from './manifests.ts';
+import { INTERNAL_KEYS, primaryServiceFor, replicasServiceFor, REPLICATION_USERNAME, statefulSetFor, podDisruptionBudgetFor, internalSecretFor } from './manifests.ts';
+import { memberProbeCommand } from './probe.ts';
 import { ROLE_LABEL } from './types.ts';
 
 const rr: RedisReplication = {
@@ -37,6 +38,18 @@ describe('owned objects', () => {
     });
     expect(spec?.containers[0]?.securityContext).toEqual({ allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, readOnlyRootFilesystem: true });
     expect(spec?.volumes?.find((v) => v.name === 'internal')?.secret?.defaultMode).toBe(0o400);
+  });
+
+  it('probes each member as the replication user, with the password file mounted beside masterauth', () => {
+    const spec = statefulSetFor(rr, { replicas: 3, restartHash: 'h1', partition: 0 }).spec?.template.spec;
+    const internal = spec?.volumes?.find((v) => v.name === 'internal')?.secret;
+    expect(internal?.items).toEqual([
+      { key: 'replication-auth.conf', path: 'replication-auth.conf' },
+      { key: INTERNAL_KEYS.replicationPassword, path: 'replication-password' },
+    ]);
+    const probe = ['sh', '-c', memberProbeCommand(REPLICATION_USERNAME, '/etc/redis-secret/replication-password')];
+    expect(spec?.containers[0]?.readinessProbe?.exec?.command).toEqual(probe);
+    expect(spec?.containers[0]?.startupProbe?.exec?.command).toEqual(probe);
   });
 
   it('uses a claim template instead of an emptyDir with storage', () => {

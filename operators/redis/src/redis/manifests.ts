@@ -34,7 +34,8 @@ import {
 } from '../agent/restore-plan.ts';
 import type { RestorePlan } from '../agent/restore-plan.ts';
 import type { AgentImage } from '../config.ts';
-import { CONFIG_DIR, DATA_DIR, REDIS_PORT, REPLICATION_AUTH_FILE, SECRET_DIR } from './config-file.ts';
+import { CONFIG_DIR, DATA_DIR, REDIS_PORT, REPLICATION_AUTH_FILE, REPLICATION_PASSWORD_FILE, SECRET_DIR } from './config-file.ts';
+import { memberProbes } from './probe.ts';
 import { ROLE_LABEL } from './types.ts';
 
 /** Label naming the RedisReplication a member Pod (and every owned object) belongs to. */
@@ -264,6 +265,7 @@ export function statefulSetFor(rr: RedisReplication, input: StatefulSetInput): V
   const names = objectNames(name);
   const template = rr.spec.podTemplate;
   const resources = rr.spec.resources;
+  const probes = memberProbes(REPLICATION_USERNAME, `${SECRET_DIR}/${REPLICATION_PASSWORD_FILE}`);
   const podSpec: V1PodSpec = {
     ...(input.restore !== undefined && { initContainers: [restoreInitContainer(input.restore)] }),
     containers: [
@@ -277,12 +279,8 @@ export function statefulSetFor(rr: RedisReplication, input: StatefulSetInput): V
           capabilities: { drop: ['ALL'] },
           readOnlyRootFilesystem: true,
         },
-        readinessProbe: {
-          exec: { command: ['sh', '-c', `redis-cli -p ${REDIS_PORT} ping 2>&1 | grep -qE 'PONG|NOAUTH|WRONGPASS|NOPERM'`] },
-          periodSeconds: 5,
-          timeoutSeconds: 2,
-          failureThreshold: 2,
-        },
+        readinessProbe: probes.readiness,
+        startupProbe: probes.startup,
         ...(resources !== undefined && {
           resources: {
             ...(resources.requests !== undefined && { requests: quantities(resources.requests) }),
@@ -299,7 +297,17 @@ export function statefulSetFor(rr: RedisReplication, input: StatefulSetInput): V
     ],
     volumes: [
       { name: 'config', configMap: { name: names.configMap } },
-      { name: 'internal', secret: { secretName: names.internalSecret, items: [{ key: REPLICATION_AUTH_FILE, path: REPLICATION_AUTH_FILE }], defaultMode: 0o400 } },
+      {
+        name: 'internal',
+        secret: {
+          secretName: names.internalSecret,
+          items: [
+            { key: REPLICATION_AUTH_FILE, path: REPLICATION_AUTH_FILE },
+            { key: INTERNAL_KEYS.replicationPassword, path: REPLICATION_PASSWORD_FILE },
+          ],
+          defaultMode: 0o400,
+        },
+      },
       ...dataVolume(rr),
       ...restoreVolumes(rr, input.restore),
     ],
