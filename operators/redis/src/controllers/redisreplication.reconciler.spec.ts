@@ -78,6 +78,21 @@ describe('RedisReplicationReconciler status at a new generation', () => {
     expect(readyAt(w.status(changed), 2)).toBe(true);
   });
 
+  it('is not Ready while a member answers the operator but its Pod is not Ready (the Services do not route to it yet)', async () => {
+    const w = world();
+    const rr = replication({}, 1);
+    await steady(w, rr);
+    // cache-1 answers PING and is linked, but the kubelet's probe has not had PONG yet (it is loading, say).
+    w.setMembers('rev-1', 2, [1]);
+    await w.reconcile(rr);
+    expect(ready(w.status(rr))).toMatchObject({ status: 'False', reason: 'MembersNotReady', observedGeneration: 1 });
+    expect(ready(w.status(rr))?.message).toMatch(/^cache-1 not Ready yet/);
+    expect(conditions(w.status(rr)).find((c) => c.type === 'Degraded')?.status).toBe('False');
+    w.setMembers('rev-1', 2);
+    await w.reconcile(rr);
+    expect(readyAt(w.status(rr), 1)).toBe(true);
+  });
+
   it('a refused spec (a managed config key) writes Ready=False at the new generation and leaves observedGeneration behind', async () => {
     const w = world();
     await steady(w, replication({}, 1));

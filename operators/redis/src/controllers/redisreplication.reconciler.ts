@@ -38,7 +38,7 @@ import { AppliedMemory } from './applied-memory.ts';
 import { kinds, USERS_BY_REPLICATION } from './kinds.ts';
 import { EVENTS_BY_STATEFULSET, memberRefusal, missingMembers } from './member-refusal.ts';
 import type { CoreEvent, MemberRefusal } from './member-refusal.ts';
-import { incarnationOf, memberPods, PODS_BY_REPLICATION } from './members.ts';
+import { incarnationOf, isPodReady, memberPods, PODS_BY_REPLICATION } from './members.ts';
 import { addressesOf, observeMembers } from './observe.ts';
 import type { ObservedMember } from './observe.ts';
 import { PodLabeler } from './pod-labeler.ts';
@@ -259,8 +259,9 @@ export class RedisReplicationReconciler implements Reconciler<RedisReplication> 
     const refusal = this.#memberRefusal(rr, desired);
     const outdated = outdatedMembers(updateRevision, inRange.map((m) => m.member));
     const surplus = observed.filter((m) => m.ordinal >= desired).map((m) => m.pod);
+    const unready = inRange.filter((m) => !isPodReady(m.member.pod)).map((m) => m.pod);
     const conditions = [
-      ...replicationConditions(decision, { members: inRange.length, desired, problems: liveProblems, outdated, surplus, ...(refusal !== undefined && { refusal }) }),
+      ...replicationConditions(decision, { members: inRange.length, desired, problems: liveProblems, outdated, surplus, unready, ...(refusal !== undefined && { refusal }) }),
       ...this.#switchoverCondition(rr),
     ];
     const lastFailoverTime = decision.failoverStarted ? rfc3339(this.#deps.now?.() ?? new Date()) : rr.status?.lastFailoverTime;

@@ -39,6 +39,18 @@ describe('replicationConditions while a change is rolled out or scaled down', ()
     expect(replicationConditions({ conditions: [readyTrue] }, { members: 3, desired: 3, problems: [], outdated: [], surplus: [] })).toEqual([readyTrue]);
   });
 
+  it('is not Ready while member Pods are not Ready, after every other reason, and only when the topology is Ready', () => {
+    expect(replicationConditions({ conditions: [readyTrue] }, { members: 3, desired: 3, problems: [], unready: ['cache-0', 'cache-2'] })[0]).toMatchObject({
+      status: 'False',
+      reason: 'MembersNotReady',
+      message: expect.stringMatching(/^cache-0, cache-2 not Ready yet: their readiness probe/) as unknown,
+    });
+    expect(replicationConditions({ conditions: [readyTrue] }, { members: 3, desired: 3, problems: [], outdated: ['cache-1'], unready: ['cache-1'] })[0]?.reason).toBe('RolloutInProgress');
+    const notReady = { type: 'Ready', status: 'False' as const, reason: 'PrimaryUnavailable', message: 'no primary' };
+    expect(replicationConditions({ conditions: [notReady] }, { members: 3, desired: 3, problems: [], unready: ['cache-0'] })[0]).toEqual(notReady);
+    expect(replicationConditions({ conditions: [readyTrue] }, { members: 3, desired: 3, problems: [], unready: [] })).toEqual([readyTrue]);
+  });
+
   it('keeps a more specific reason: the topology\'s own, missing members, refused config', () => {
     expect(replicationConditions({ conditions: [primaryDown] }, { members: 3, desired: 3, problems: [], outdated: ['cache-0'] })[0]).toEqual(primaryDown);
     expect(replicationConditions({ conditions: [readyTrue] }, { members: 2, desired: 3, problems: [], outdated: ['cache-0'] })[0]).toMatchObject({ reason: 'MembersPending' });

@@ -20,6 +20,11 @@ export const REPLICATION_REASONS = {
   scalingDown: 'ScalingDown',
   /** `spec.restore` is pending: the first member is fetching, verifying or loading the RDB; nothing else is done yet. */
   restoring: 'Restoring',
+  /**
+   * Members answer the operator but their Pods are not Ready yet (the kubelet's probe: still loading, or not
+   * answering it): the Services, which route by Pod readiness, do not send clients to them yet.
+   */
+  membersNotReady: 'MembersNotReady',
 } as const;
 
 /** Longest condition message taken from the apiserver (as the external-resource reconciler cuts its messages). */
@@ -38,6 +43,8 @@ export interface ReplicationFacts {
   readonly outdated?: readonly string[];
   /** Member Pods above `spec.replicas` that still exist; default none. */
   readonly surplus?: readonly string[];
+  /** Member Pods within `spec.replicas` whose Pod is not Ready (see `MembersNotReady`); default none. */
+  readonly unready?: readonly string[];
 }
 
 /**
@@ -45,8 +52,9 @@ export interface ReplicationFacts {
  * apiserver refused to create missing members (`QuotaExceeded` or `MemberCreateFailed`, with its message: this wins
  * over the topology's own `Ready` reason, since it is why the topology is short; `Degraded` and
  * `FailoverInProgress` still tell the topology), when members are still missing (`MembersPending`), when members
- * still run an older Pod template (`RolloutInProgress`) or when members above `spec.replicas` still exist
- * (`ScalingDown`). So `Ready=True` at a generation means that generation is applied on every member: `Ready=True`
+ * still run an older Pod template (`RolloutInProgress`), when members above `spec.replicas` still exist
+ * (`ScalingDown`) or when member Pods are not Ready yet (`MembersNotReady`: a client that waited for `Ready` must
+ * reach every member through the Services, which route by Pod readiness). So `Ready=True` at a generation means that generation is applied on every member: `Ready=True`
  * with `observedGeneration` at a new generation is never written while its members do not have it yet. Pure.
  */
 export function replicationConditions(decision: Pick<TopologyDecision, 'conditions'>, facts: ReplicationFacts): ConditionUpdate[] {
@@ -61,11 +69,13 @@ export function replicationConditions(decision: Pick<TopologyDecision, 'conditio
   const short = facts.members < facts.desired;
   const outdated = facts.outdated ?? [];
   const surplus = facts.surplus ?? [];
+  const unready = facts.unready ?? [];
   if (facts.problems.length > 0) notReady(REPLICATION_REASONS.invalidConfig, facts.problems.join('; '));
   else if (short && facts.refusal !== undefined) notReady(facts.refusal.reason, refusalMessage(facts.refusal, facts));
   else if (ready && short) notReady(REPLICATION_REASONS.membersPending, `${facts.members} of ${facts.desired} members exist`);
   else if (ready && outdated.length > 0) notReady(REPLICATION_REASONS.rolloutInProgress, `${outdated.length} of ${facts.desired} members do not run the current Pod template yet: ${outdated.join(', ')}`);
   else if (ready && surplus.length > 0) notReady(REPLICATION_REASONS.scalingDown, `${surplus.join(', ')} above spec.replicas (${facts.desired}) still exist`);
+  else if (ready && unready.length > 0) notReady(REPLICATION_REASONS.membersNotReady, `${unready.join(', ')} not Ready yet: their readiness probe (PING as the replication user) has not had PONG, they are loading or not answering it`);
   return conditions;
 }
 

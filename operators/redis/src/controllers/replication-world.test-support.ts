@@ -40,8 +40,9 @@ export function world(members = 2) {
   const secrets = new StoreWriter<V1Secret>();
   const statefulSets = new StoreWriter<V1StatefulSet>();
   secrets.replace([internalSecret(NAME), passwordSecret(`${NAME}-auth`, 'default-pw')]);
-  const setMembers = (revision: string, count = members): void => {
-    pods.replace(Array.from({ length: count }, (_, i) => memberPod(NAME, i, { revision, role: i === 0 ? 'primary' : 'replica' })));
+  /** The member Pods: `count` of them at `revision`, all Ready but the ordinals in `unready`. */
+  const setMembers = (revision: string, count = members, unready: readonly number[] = []): void => {
+    pods.replace(Array.from({ length: count }, (_, i) => memberPod(NAME, i, { revision, role: i === 0 ? 'primary' : 'replica', ready: !unready.includes(i) })));
   };
   for (let i = 0; i < members; i++) redis.add(memberIp(i), i === 0 ? undefined : memberIp(0));
   setMembers('rev-1');
