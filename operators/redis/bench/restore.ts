@@ -4,14 +4,15 @@
 //      filled with 512 MiB of incompressible values; one RedisBackup of it through the operator into testenv's S3;
 //   2. alternately, RUNS times: the floor (that object downloaded with the same S3 library, @aws-sdk/client-s3
 //      GetObject, to a file; then the host's redis-server, Debian's 7.0.15 as in the node's Redis image, started on it
-//      until it answers PING and DBSIZE is the dataset's key count), and a restore through the operator (a new
+//      until it answers PING and DBSIZE is the dataset's key count; the machine's busy CPU time over it, and its
+//      background in the quiet second before), and a restore through the operator (a new
 //      3-member RedisReplication with spec.restore.backupRef: created → Ready=True for its generation with
 //      status.restoredFrom set and every member Ready), its state polled every 100 ms and every change kept in a
 //      timeline (conditions, readyReplicas, restoredFrom, each Pod's phase and readiness); the replication is then
 //      deleted and its Pods waited out;
 //   3. writes the JSON to .reports/bench/redis-restore.json and prints the report, with the medians of the report it
 //      replaces (the previous run's) beside its own.
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
@@ -31,12 +32,15 @@ import type { BackupBench, BackupBenchResources } from './backup-setup.ts';
 import { isReady, memberPods, replication } from './members.ts';
 import type { Target } from './members.ts';
 import { resolvePaths } from '@domain-operators/testenv';
+import { machineBusyMs } from './machine-cpu.ts';
 import { formatRestoreReport, previousRestoreRun, summarizeRestore } from './restore-report.ts';
 import type { Observation, RestoreBenchReport, RestoreFloorRun, RestoreOperatorRun } from './restore-report.ts';
 
 const RUNS = Number(process.env['BENCH_RESTORE_RUNS'] ?? '3');
 const MEMBERS = 3;
 const POLL_MS = 100;
+/** How long the machine's background CPU use is sampled before each floor run. */
+const BACKGROUND_SAMPLE_MS = 1_000;
 /** The floor's redis-server port on the host's loopback. */
 const FLOOR_PORT = 16_479;
 const log = benchLog('bench-restore');
@@ -79,11 +83,43 @@ async function loaded(port: number): Promise<void> {
   );
 }
 
+/** What {@link sha256CpuMs} runs in a fresh Node process: the agent's streamed hash of a file; prints its CPU time (ms). */
+const HASH_SCRIPT = `
+const { createHash } = require('node:crypto');
+const { createReadStream } = require('node:fs');
+(async () => {
+  const before = process.cpuUsage();
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(process.argv[1])) hash.update(chunk);
+  hash.digest();
+  const spent = process.cpuUsage(before);
+  process.stdout.write(String(Math.round((spent.user + spent.system) / 1000)));
+})();
+`;
+
+/**
+ * The CPU time, in ms, of computing the SHA-256 of `path` streamed as a restoring member's agent does, in a fresh
+ * Node process (as the agent is one): this process's own heap and timers would add to it.
+ */
+async function sha256CpuMs(path: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, ['-e', HASH_SCRIPT, path], (err, stdout) => {
+      if (err !== null) reject(new Error(`hashing ${path} failed: ${err.message}`));
+      else resolve(Number(stdout));
+    });
+  });
+}
+
 async function floorRun(b: BackupBench, key: string): Promise<RestoreFloorRun> {
   const dir = await mkdtemp(join(tmpdir(), 'bench-restore-'));
   const client = s3ClientFor(b.s3Target);
   let server: ChildProcess | undefined;
   try {
+    // The machine's background (control plane, node, the operator's steady look at the source), measured quietly.
+    const quietFrom = await machineBusyMs();
+    await sleep(BACKGROUND_SAMPLE_MS);
+    const backgroundCores = ((await machineBusyMs()) - quietFrom) / BACKGROUND_SAMPLE_MS;
+    const busyBefore = await machineBusyMs();
     const started = performance.now();
     const object = await client.send(new GetObjectCommand({ Bucket: b.s3Target.bucket, Key: key }));
     await pipeline(object.Body as Readable, createWriteStream(join(dir, 'dump.rdb')));
@@ -91,7 +127,9 @@ async function floorRun(b: BackupBench, key: string): Promise<RestoreFloorRun> {
     server = spawn('redis-server', ['--bind', '127.0.0.1', '--port', String(FLOOR_PORT), '--dir', dir, '--dbfilename', 'dump.rdb', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
     await loaded(FLOOR_PORT);
     const totalMs = performance.now() - started;
-    return { downloadMs: Math.round(downloadMs), loadMs: Math.round(totalMs - downloadMs), totalMs: Math.round(totalMs), sizeBytes: (await stat(join(dir, 'dump.rdb'))).size };
+    const cpuMs = Math.round((await machineBusyMs()) - busyBefore);
+    const verifyCpuMs = await sha256CpuMs(join(dir, 'dump.rdb'));
+    return { downloadMs: Math.round(downloadMs), loadMs: Math.round(totalMs - downloadMs), totalMs: Math.round(totalMs), sizeBytes: (await stat(join(dir, 'dump.rdb'))).size, cpuMs, backgroundCores: Math.round(backgroundCores * 100) / 100, verifyCpuMs };
   } finally {
     client.destroy();
     if (server !== undefined) {
@@ -127,6 +165,7 @@ function secondsBetween(from: Date | undefined, to: Date | undefined): number | 
 async function operatorRun(b: BackupBench, name: string, backupName: string): Promise<RestoreOperatorRun> {
   const t: Target = { client: b.target.client, namespace: b.target.namespace, name };
   const timeline: Observation[] = [];
+  const busyBefore = await machineBusyMs();
   const started = performance.now();
   await t.client.create(redisReplications.type, {
     apiVersion: redisReplications.apiVersion,
@@ -158,7 +197,9 @@ async function operatorRun(b: BackupBench, name: string, backupName: string): Pr
     POLL_MS,
     `RedisReplication ${name} restored and Ready`,
   );
-  return { restoredFromMs: restoredFromMs ?? done.at, readyMs: done.at, restoredKeys: done.rr.status?.restoredKeys ?? null, restoreContainer, timeline };
+  // The busy time until Ready was seen, give or take the last 100 ms poll.
+  const cpuMs = Math.round((await machineBusyMs()) - busyBefore);
+  return { restoredFromMs: restoredFromMs ?? done.at, readyMs: done.at, restoredKeys: done.rr.status?.restoredKeys ?? null, restoreContainer, timeline, cpuMs };
 }
 
 async function deleteReplication(t: Target): Promise<void> {
@@ -186,11 +227,11 @@ async function main(): Promise<void> {
     for (let run = 1; run <= RUNS; run++) {
       const f = await floorRun(b, key);
       floor.push(f);
-      log(`floor #${run}: download ${f.downloadMs} ms + load ${f.loadMs} ms = ${f.totalMs} ms; load ${loadavg()[0]?.toFixed(2) ?? '?'}`);
+      log(`floor #${run}: download ${f.downloadMs} ms + load ${f.loadMs} ms = ${f.totalMs} ms; machine CPU ${f.cpuMs} ms; load ${loadavg()[0]?.toFixed(2) ?? '?'}`);
       const name = `restored-${run}`;
       const o = await operatorRun(b, name, 'restore-source');
       viaOperator.push(o);
-      log(`operator #${run}: restoredFrom ${o.restoredFromMs} ms, Ready ${o.readyMs} ms, ${o.restoredKeys ?? '?'} keys; load ${loadavg()[0]?.toFixed(2) ?? '?'}`);
+      log(`operator #${run}: restoredFrom ${o.restoredFromMs} ms, Ready ${o.readyMs} ms, ${o.restoredKeys ?? '?'} keys; machine CPU ${o.cpuMs} ms; load ${loadavg()[0]?.toFixed(2) ?? '?'}`);
       await deleteReplication({ ...b.target, name });
       await sleep(2_000);
     }
@@ -208,7 +249,7 @@ async function main(): Promise<void> {
       },
       floor,
       operator: viaOperator,
-      ...summarizeRestore(floor, viaOperator),
+      ...summarizeRestore(floor, viaOperator, { members: MEMBERS, cpus: cpu.length }),
       ...(previous !== undefined && { previous }),
     };
     await publishReport(REPORT_FILE, report, formatRestoreReport(report), log);
