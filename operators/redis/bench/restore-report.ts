@@ -57,9 +57,10 @@ export interface RestoreBenchReport {
   /**
    * What this machine allows at best: every member needs the data the floor brings in once, so a restore takes at
    * least `members` × the floor's CPU time spread over every CPU, and never less than the floor itself; `ratio` is
-   * that against the floor's median. The floor's CPU time counts without the machine's background. It assumes a member's copy costs no less CPU than the floor's one (ADR 0024,
-   * addendum 3 measured the other way, a resynchronisation from a restored primary, at no less). `verifiedMs` adds
-   * each member's SHA-256 check (the floor's `verifyCpuMs`), which the issue requires of a restore.
+   * that against the floor's median. The floor's CPU time counts without the machine's background. It assumes a
+   * member's copy costs no less CPU than the floor's one (ADR 0024, addenda 3 and 4 measured the other way, a
+   * resynchronisation from a restored primary, at no less). `verifiedMs` adds each member's SHA-256 check (the
+   * floor's `verifyCpuMs`), which the issue requires of a restore.
    */
   readonly bound: { readonly ms: number | null; readonly ratio: number | null; readonly verifiedMs: number | null; readonly verifiedRatio: number | null };
   readonly targets: { readonly ratio: number };

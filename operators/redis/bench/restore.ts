@@ -4,12 +4,13 @@
 //      filled with 512 MiB of incompressible values; one RedisBackup of it through the operator into testenv's S3;
 //   2. alternately, RUNS times: the floor (that object downloaded with the same S3 library, @aws-sdk/client-s3
 //      GetObject, to a file; then the host's redis-server, Debian's 7.0.15 as in the node's Redis image, started on it
-//      until it answers PING and DBSIZE is the dataset's key count; the machine's busy CPU time over it, and its
-//      background in the quiet second before), and a restore through the operator (a new
-//      3-member RedisReplication with spec.restore.backupRef: created → Ready=True for its generation with
-//      status.restoredFrom set and every member Ready), its state polled every 100 ms and every change kept in a
-//      timeline (conditions, readyReplicas, restoredFrom, each Pod's phase and readiness); the replication is then
-//      deleted and its Pods waited out;
+//      until it answers PING and DBSIZE is the dataset's key count; the machine's busy CPU time over it, its
+//      background in the quiet second before, and the CPU time of the SHA-256 check a restoring member makes), and
+//      a restore through the operator (a new 3-member RedisReplication with spec.restore.backupRef: created →
+//      Ready=True for its generation with status.restoredFrom set and every member Ready, and the machine's busy CPU
+//      time over it), its state polled every 100 ms and every change kept in a timeline (conditions,
+//      readyReplicas, restoredFrom, each Pod's phase and readiness); the replication is then deleted and its Pods
+//      waited out;
 //   3. writes the JSON to .reports/bench/redis-restore.json and prints the report, with the medians of the report it
 //      replaces (the previous run's) beside its own.
 import { execFile, spawn } from 'node:child_process';
@@ -118,8 +119,8 @@ async function floorRun(b: BackupBench, key: string): Promise<RestoreFloorRun> {
     // The machine's background (control plane, node, the operator's steady look at the source), measured quietly.
     const quietFrom = await machineBusyMs();
     await sleep(BACKGROUND_SAMPLE_MS);
-    const backgroundCores = ((await machineBusyMs()) - quietFrom) / BACKGROUND_SAMPLE_MS;
     const busyBefore = await machineBusyMs();
+    const backgroundCores = (busyBefore - quietFrom) / BACKGROUND_SAMPLE_MS;
     const started = performance.now();
     const object = await client.send(new GetObjectCommand({ Bucket: b.s3Target.bucket, Key: key }));
     await pipeline(object.Body as Readable, createWriteStream(join(dir, 'dump.rdb')));

@@ -54,8 +54,9 @@ export interface ReplicationFacts {
  * `FailoverInProgress` still tell the topology), when members are still missing (`MembersPending`), when members
  * still run an older Pod template (`RolloutInProgress`), when members above `spec.replicas` still exist
  * (`ScalingDown`) or when member Pods are not Ready yet (`MembersNotReady`: a client that waited for `Ready` must
- * reach every member through the Services, which route by Pod readiness). So `Ready=True` at a generation means that generation is applied on every member: `Ready=True`
- * with `observedGeneration` at a new generation is never written while its members do not have it yet. Pure.
+ * reach every member through the Services, which route by Pod readiness). So `Ready=True` at a generation means
+ * that generation is applied on every member: `Ready=True` with `observedGeneration` at a new generation is never
+ * written while its members do not have it yet. Pure.
  */
 export function replicationConditions(decision: Pick<TopologyDecision, 'conditions'>, facts: ReplicationFacts): ConditionUpdate[] {
   const conditions: ConditionUpdate[] = decision.conditions.map((c) => ({ type: c.type, status: c.status, reason: c.reason, message: c.message }));
