@@ -205,19 +205,32 @@ describe.skipIf(targetsExistingCluster())('restore into a new RedisReplication o
     expect(ready?.status).toBe('False');
     expect(ready?.message).toContain(backup.status?.sha256);
     expect(rr.status?.restoredFrom).toBeUndefined();
-    const pod = await c.client.get(coreTypes.pod, { namespace: ns, name: 'bad-0' });
-    const init = pod.status?.initContainerStatuses?.find((s) => s.name === 'restore');
-    expect((init?.state?.terminated ?? init?.lastState?.terminated)?.exitCode).toBe(1);
-    const redis = pod.status?.containerStatuses?.find((s) => s.name === 'redis');
-    expect(redis?.state?.running).toBeUndefined();
-    expect(redis?.state?.terminated).toBeUndefined();
-    expect(redis?.lastState?.terminated).toBeUndefined();
-    expect(redis?.restartCount ?? 0).toBe(0);
+    // Every member restores and checks the same digest, so Ready names the first to fail; wait until each has.
+    const restoreExit = (p: V1Pod): number | undefined => {
+      const init = p.status?.initContainerStatuses?.find((s) => s.name === 'restore');
+      return (init?.state?.terminated ?? init?.lastState?.terminated)?.exitCode;
+    };
+    const pods = await eventually(
+      async () => {
+        const all = await Promise.all(['bad-0', 'bad-1'].map((name) => c.client.get(coreTypes.pod, { namespace: ns, name })));
+        return all.every((p) => restoreExit(p) !== undefined) ? all : undefined;
+      },
+      120_000,
+      'the restore container of every member exited',
+    );
+    for (const pod of pods) {
+      expect(restoreExit(pod), pod.metadata?.name).toBe(1);
+      const redis = pod.status?.containerStatuses?.find((s) => s.name === 'redis');
+      expect(redis?.state?.running).toBeUndefined();
+      expect(redis?.state?.terminated).toBeUndefined();
+      expect(redis?.lastState?.terminated).toBeUndefined();
+      expect(redis?.restartCount ?? 0).toBe(0);
+    }
     // The other member waits: no topology is decided, nothing is labelled primary.
     expect((await memberPods(c, ns, 'bad')).filter((p) => p.metadata?.labels?.['redis.domain-operators.io/role'] === 'primary')).toEqual([]);
     const events = (await eventsOnceSeen(c.client, ns, (e) => e.regarding.name === 'bad' && e.reason === 'RestoreVerificationFailed', { what: 'a RestoreVerificationFailed Event' })).filter((e) => e.regarding.name === 'bad');
     expect(events.map((e) => e.reason)).toContain('RestoreVerificationFailed');
-    const everything = JSON.stringify({ status: rr.status, events, pod: pod.status, log: await operator?.logTail(2_000) });
+    const everything = JSON.stringify({ status: rr.status, events, pods: pods.map((p) => p.status), log: await operator?.logTail(2_000) });
     expect(everything).not.toContain(s3.secretAccessKey);
     expect((await getReplication(c, ns, 'bad')).status?.conditions?.find((x) => x.type === 'Ready')?.reason).toBe('RestoreVerificationFailed');
   }, 200_000);
