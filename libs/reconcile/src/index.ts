@@ -26,9 +26,11 @@ export {
   isResourceVersionTooLarge,
   isRetryable,
   isTerminalError,
+  stallsProgress,
   KubeApiError,
   TerminalError,
 } from './core/errors.ts';
+export type { TerminalErrorOptions } from './core/errors.ts';
 export { and, annotationsChanged, generationChanged, labelsChanged, not, or } from './controller/predicate.ts';
 export type { ChangeEvent, Predicate } from './controller/predicate.ts';
 export { controllerRefOf, enqueueControllerOwner, groupOf, isControlledBy } from './controller/handler.ts';
@@ -107,6 +109,8 @@ export {
   isTrue,
   MAX_CONDITION_MESSAGE_LENGTH,
   READY_CONDITION,
+  RECONCILING_CONDITION,
+  STALLED_CONDITION,
   removeCondition,
   rfc3339,
   setCondition,
@@ -118,6 +122,8 @@ export { errorReason, ReasonedError } from './core/reasoned-error.ts';
 export type { Condition, ConditionStatus, ConditionUpdate, ReasonValue } from './core/conditions.ts';
 export { patchStatusIfChanged, statusChange, writeStatusIfChanged } from './status/status.ts';
 export type { DesiredStatus, PatchStatusOptions } from './status/status.ts';
+export { reconciling, settled, stalled } from './status/progress.ts';
+export type { Progress } from './status/progress.ts';
 export { clientEventSink, EventRecorder, eventType, MAX_EVENT_NOTE_BYTES, microTime, truncateUtf8 } from './observability/events.ts';
 export type { EventInput, EventObjectReference, EventRecorderDeps, EventRecorderOptions, EventSeries, EventSink, KubeEvent, Recorder } from './observability/events.ts';
 export { WritePriority } from './observability/write-priority.ts';

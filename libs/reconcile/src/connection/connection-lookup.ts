@@ -48,15 +48,16 @@ export class ConnectionLookup<K extends ConnectionObject> {
   }
 
   /**
-   * Throws `TerminalError` with the connection's own reason and message when its `Ready` is `False` at its current
-   * generation with one of the blocking reasons: dependents wait for it (they are woken when `Ready` flips) instead
+   * Throws `TerminalError` (not stalling) with the connection's own reason and message when its `Ready` is `False` at
+   * its current generation with one of the blocking reasons: dependents wait for it (they are woken when `Ready` flips) instead
    * of each timing out against the system. A connection not checked yet, or checked at an older generation, passes.
    */
   assertUsable(connection: K): void {
     const ready = getCondition(connection.status?.conditions, READY_CONDITION);
     if (ready?.status !== 'False' || !this.#blocking.has(ready.reason)) return;
     if (ready.observedGeneration !== undefined && ready.observedGeneration !== connection.metadata.generation) return;
-    throw new TerminalError(`${this.#kind} "${connection.metadata.name ?? ''}" is not ready: ${ready.message}`, ready.reason);
+    // Not stalled: the connection may recover on its own, and its flip wakes the dependent (kstatus: InProgress).
+    throw new TerminalError(`${this.#kind} "${connection.metadata.name ?? ''}" is not ready: ${ready.message}`, ready.reason, { stalls: false });
   }
 
   /** {@link ConnectionLookup.get} then {@link ConnectionLookup.assertUsable}: the connection a dependent may use now. */

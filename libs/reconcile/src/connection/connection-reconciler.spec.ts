@@ -65,18 +65,18 @@ describe('ConnectionReconciler', () => {
   it('writes Ready=False with a thrown error\u2019s reason (or the fallback) and checks again at the failing pace, never a backoff', async () => {
     const down = setup(() => Promise.reject(Object.assign(new Error('no answer'), { reason: 'ThingUnavailable' })));
     expect(await down.reconciler.reconcile(connection({ status: 'True', reason: 'Connected' }), context)).toEqual(Result.requeueAfter(10_000));
-    expect(down.patches[0]).toMatchObject({ status: { conditions: [{ type: 'Ready', status: 'False', reason: 'ThingUnavailable', message: 'no answer' }] } });
+    expect(down.patches[0]).toMatchObject({ status: { conditions: [{ type: 'Ready', status: 'False', reason: 'ThingUnavailable', message: 'no answer' }, { type: 'Reconciling', status: 'True', reason: 'ThingUnavailable' }] } });
     expect(down.events).toEqual([{ type: 'Warning', reason: 'ThingUnavailable', action: 'Connect', note: 'no answer' }]);
 
     const odd = setup(() => Promise.reject(new Error('boom')));
     await odd.reconciler.reconcile(connection(), context);
-    expect(odd.patches[0]).toMatchObject({ status: { conditions: [{ reason: 'ThingError' }] } });
+    expect(odd.patches[0]).toMatchObject({ status: { conditions: [{ reason: 'ThingError' }, { type: 'Reconciling', reason: 'ThingError' }] } });
   });
 
   it('takes a reported failure with its fields, and records no Event while status and reason stay the same', async () => {
     const red = setup(() => Promise.resolve({ ready: false, reason: 'ThingUnavailable', message: 'health is red', fields: { health: 'red' } }));
     expect(await red.reconciler.reconcile(connection({ status: 'False', reason: 'ThingUnavailable' }), context)).toEqual(Result.requeueAfter(10_000));
-    expect(red.patches[0]).toMatchObject({ status: { health: 'red', conditions: [{ status: 'False', reason: 'ThingUnavailable', message: 'health is red' }] } });
+    expect(red.patches[0]).toMatchObject({ status: { health: 'red', conditions: [{ status: 'False', reason: 'ThingUnavailable', message: 'health is red' }, { type: 'Reconciling', status: 'True' }] } });
     expect(red.events).toEqual([]);
   });
 });

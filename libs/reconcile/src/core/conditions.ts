@@ -48,6 +48,20 @@ export const READY_CONDITION = 'Ready';
  */
 export const SYNCED_CONDITION = 'Synced';
 
+/**
+ * kstatus' abnormal-true condition (sigs.k8s.io/cli-utils): `True` while the resource cannot make progress without a
+ * change of it or of the world outside (Flux and kpt then report it `Failed` at once instead of waiting). Absent
+ * otherwise. Written by the status path from the writer's `progress` (status/progress.ts), never by hand.
+ */
+export const STALLED_CONDITION = 'Stalled';
+
+/**
+ * kstatus' other abnormal-true condition: `True` while the operator is still working on the resource or retrying a
+ * failure that may pass on its own (kstatus `InProgress`). Absent once the resource is Ready. Written like
+ * {@link STALLED_CONDITION}.
+ */
+export const RECONCILING_CONDITION = 'Reconciling';
+
 /** The apiserver's limit for `metav1.Condition.message` (characters). */
 export const MAX_CONDITION_MESSAGE_LENGTH = 32_768;
 

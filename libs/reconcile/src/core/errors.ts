@@ -1,24 +1,46 @@
 import { ApiException } from '@kubernetes/client-node';
 import { Reasons } from './reasons.ts';
 
+/** Options of a {@link TerminalError}. */
+export interface TerminalErrorOptions extends ErrorOptions {
+  /**
+   * Whether the resource is stalled (kstatus `Stalled=True`, `Failed`): true (the default) when only a change of the
+   * resource, or of the world by a person, can help; false when the loop waits for a watched dependency that may
+   * recover on its own (a connection that is not Ready), which kstatus must see as `InProgress`.
+   */
+  readonly stalls?: boolean;
+}
+
 /**
  * An error that retrying cannot fix (invalid spec, a tenancy violation): the loop records it, does not retry,
- * and waits for the object to change. The reconciler should also say why in a status condition.
+ * and waits for the object to change. The reconciler should also say why in a status condition, and the status
+ * path marks the resource `Stalled` unless {@link TerminalErrorOptions.stalls} is false.
  */
 export class TerminalError extends Error {
   override readonly name = 'TerminalError';
   /** A CamelCase condition reason, e.g. `TenancyViolation`. */
   readonly reason: string;
+  /** See {@link TerminalErrorOptions.stalls}. */
+  readonly stalls: boolean;
 
-  constructor(message: string, reason: string = Reasons.terminalError, options?: ErrorOptions) {
+  constructor(message: string, reason: string = Reasons.terminalError, options?: TerminalErrorOptions) {
     super(message, options);
     this.reason = reason;
+    this.stalls = options?.stalls ?? true;
   }
 }
 
 /** True for a {@link TerminalError}, also across module copies (checked by name). */
 export function isTerminalError(err: unknown): err is TerminalError {
   return err instanceof TerminalError || (err instanceof Error && err.name === 'TerminalError');
+}
+
+/**
+ * True when `err` leaves its resource stalled (kstatus `Failed`): a {@link TerminalError} whose `stalls` is not false.
+ * Retryable errors and terminal waits on a dependency are progress (`Reconciling`).
+ */
+export function stallsProgress(err: unknown): boolean {
+  return isTerminalError(err) && err.stalls;
 }
 
 /** A failed Kubernetes API call, as the `Client` throws it. `status` is the HTTP status, `reason` the Status reason. */

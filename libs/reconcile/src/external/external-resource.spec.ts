@@ -12,6 +12,7 @@ import { FakeBackendError, FakeObjects, InMemoryExternalSystem, RecordingRecorde
 import { silentLogger } from '../core/logger.ts';
 import type { ReconcileContext } from '../controller/reconciler.ts';
 import { Result } from '../core/result.ts';
+import { kstatusVerdict } from '../testing/kstatus-rules.ts';
 
 interface Widget extends KubernetesObject {
   spec: { topic?: string; tenant?: string; config: Record<string, string>; deletionPolicy?: DeletionPolicy };
@@ -211,7 +212,10 @@ describe('ExternalResourceReconciler: create and steady state', () => {
 
     expect(t.system.calls).toEqual([]);
     expect(t.condition(uid, 'Synced')).toMatchObject({ status: 'False', reason: 'ExternalNameChanged' });
-    expect(t.condition(uid, 'Ready')).toMatchObject({ status: 'True' });
+    // The new spec is not applied and will not be without a change: not Ready, and stalled for kstatus.
+    expect(t.condition(uid, 'Ready')).toMatchObject({ status: 'False', reason: 'ExternalNameChanged', observedGeneration: 2 });
+    expect(t.condition(uid, 'Stalled')).toMatchObject({ status: 'True', reason: 'ExternalNameChanged', observedGeneration: 2 });
+    expect(t.condition(uid, 'Reconciling')).toBeUndefined();
   });
 });
 
@@ -832,5 +836,98 @@ describe('ExternalResourceReconciler: errors', () => {
     t.system.fail('observe', failure);
 
     await expect(t.reconcile(uid)).rejects.toBe(failure);
+  });
+});
+
+describe('ExternalResourceReconciler: what kstatus (Flux, kpt) reads', () => {
+  const verdict = (t: ReturnType<typeof setup>, uid: string): string => kstatusVerdict(t.objects.current(uid));
+
+  it('a created object is Current, with neither Stalled nor Reconciling', async () => {
+    const t = setup();
+    const uid = t.add(widget('orders'));
+    expect(verdict(t, uid)).toBe('Current'); // no status yet: kstatus cannot tell; our tools wait for Ready as well
+    await t.reconcile(uid);
+    expect(verdict(t, uid)).toBe('Current');
+    expect(t.condition(uid, 'Stalled')).toBeUndefined();
+    expect(t.condition(uid, 'Reconciling')).toBeUndefined();
+  });
+
+  it('terminal refusals are Failed at once: TenancyViolation, AlreadyExists, ResourceConflict', async () => {
+    const t = setup();
+    const tenancy = t.add(widget('tenancy', { tenant: 'team-b' }));
+    await expect(t.reconcile(tenancy)).rejects.toMatchObject({ reason: 'TenancyViolation' });
+    expect(verdict(t, tenancy)).toBe('Failed');
+    expect(t.condition(tenancy, 'Stalled')).toMatchObject({ status: 'True', reason: 'TenancyViolation', observedGeneration: 1 });
+    expect(t.condition(tenancy, 'Ready')).toMatchObject({ status: 'False', reason: 'TenancyViolation' });
+
+    t.system.createByHand('foreign', { partitions: '3' });
+    const foreign = t.add(widget('foreign'));
+    await t.reconcile(foreign);
+    expect(verdict(t, foreign)).toBe('Failed');
+    expect(t.condition(foreign, 'Stalled')).toMatchObject({ reason: 'AlreadyExists' });
+    t.objects.edit(foreign, withAnnotation('adopt', 'true'));
+    await t.reconcile(foreign);
+    expect(verdict(t, foreign)).toBe('Current');
+    expect(t.condition(foreign, 'Stalled')).toBeUndefined();
+
+    const older = t.add(widget('a', { topic: 'shared', created: '2026-12-01T00:00:00Z' }));
+    const newer = t.add(widget('b', { topic: 'shared', created: '2026-12-01T00:00:09Z' }));
+    await t.reconcile(older);
+    await t.reconcile(newer);
+    expect(verdict(t, older)).toBe('Current');
+    expect(verdict(t, newer)).toBe('Failed');
+    expect(t.condition(newer, 'Stalled')).toMatchObject({ reason: 'ResourceConflict' });
+  });
+
+  it('a retryable failure is InProgress (Reconciling) and Current again once it passes', async () => {
+    const t = setup();
+    const uid = t.add(widget('orders'));
+    t.system.fail('observe', new FakeBackendError('no broker reachable', 'KafkaUnavailable'));
+    await expect(t.reconcile(uid)).rejects.toThrow('no broker reachable');
+    expect(verdict(t, uid)).toBe('InProgress');
+    expect(t.condition(uid, 'Reconciling')).toMatchObject({ status: 'True', reason: 'KafkaUnavailable' });
+    expect(t.condition(uid, 'Stalled')).toBeUndefined();
+
+    t.system.heal();
+    await t.reconcile(uid);
+    expect(verdict(t, uid)).toBe('Current');
+    expect(t.condition(uid, 'Reconciling')).toBeUndefined();
+  });
+
+  it('a new generation that fails to apply is InProgress while Ready still names the one applied before', async () => {
+    const t = setup();
+    const uid = t.add(widget('orders'));
+    await t.reconcile(uid);
+    t.objects.edit(uid, (w) => ({ ...w, spec: { ...w.spec, config: { partitions: '6' } } }));
+    t.system.fail('update', new FakeBackendError('backend refused', 'BackendRefused'));
+    await expect(t.reconcile(uid)).rejects.toThrow('backend refused');
+    expect(t.status(uid).observedGeneration).toBe(1);
+    expect(verdict(t, uid)).toBe('InProgress');
+  });
+
+  it('waiting for a dependency that is not Ready (a non-stalling TerminalError) is InProgress, not Failed', async () => {
+    const t = setup({
+      desired: () => {
+        throw new TerminalError('KafkaConnection "main" is not ready: no broker', 'KafkaUnavailable', { stalls: false });
+      },
+    });
+    const uid = t.add(widget('orders'));
+    await expect(t.reconcile(uid)).rejects.toMatchObject({ name: 'TerminalError' });
+    expect(verdict(t, uid)).toBe('InProgress');
+    expect(t.condition(uid, 'Reconciling')).toMatchObject({ reason: 'KafkaUnavailable' });
+  });
+
+  it('paused: Current while Ready, Failed (Paused) while not, since nothing moves until the annotation goes', async () => {
+    const t = setup();
+    const ready = t.add(widget('ready'));
+    await t.reconcile(ready);
+    t.objects.edit(ready, withAnnotation('paused', 'true'));
+    await t.reconcile(ready);
+    expect(verdict(t, ready)).toBe('Current');
+
+    const never = t.add(widget('never', { annotations: { [`${PREFIX}/paused`]: 'true' } }));
+    await t.reconcile(never);
+    expect(verdict(t, never)).toBe('Failed');
+    expect(t.condition(never, 'Stalled')).toMatchObject({ reason: 'Paused' });
   });
 });

@@ -12,7 +12,7 @@ import { getCondition, READY_CONDITION, SYNCED_CONDITION } from '../core/conditi
 import { errorReason } from '../core/reasoned-error.ts';
 import { Reasons } from '../core/reasons.ts';
 import { DEFAULT_DRIFT_CHECK_INTERVAL_MS, DEFAULT_DRIFT_JITTER, jittered, parseDuration } from './drift.ts';
-import { isTerminalError, TerminalError } from '../core/errors.ts';
+import { isTerminalError, stallsProgress, TerminalError } from '../core/errors.ts';
 import type { ClaimIndex } from './external-claims.ts';
 import type { CreateClaims } from './create-claims.ts';
 import { claimWinner } from './external-claims.ts';
@@ -30,6 +30,7 @@ import type { ReconcileContext, Reconciler } from '../controller/reconciler.ts';
 import { Result } from '../core/result.ts';
 import type { DesiredStatus } from '../status/status.ts';
 import { statusChange, writeStatusIfChanged } from '../status/status.ts';
+import { reconciling, settled, stalled } from '../status/progress.ts';
 
 // ---------------------------------------------------------------------------------------------------------------
 // What the reconciler needs from the rest of the runtime (small interfaces, so the real helpers plug in)
@@ -243,10 +244,15 @@ const MIN_DRIFT_CHECK_INTERVAL_MS = 10_000;
  * creates share a few ledger writes and an existing object claimed there by this resource is its own create) and an
  * intent before an update. The `Created` and `Adopted` Events are recorded after the status write that records the
  * ownership, so they trail it. Errors: status is written first
- * (`Synced=False` with the error's reason or `ReconcileError`; `Ready=False` too when there was no `Ready` yet, or
- * when this reconcile saw the owned object missing and could not create it again), then the error is rethrown so the loop backs off (or,
- * for a `TerminalError`, waits for a change, or, for a reason in `recheckedReasons`, looks again after the
- * drift-check interval).
+ * (`Synced=False` with the error's reason or `ReconcileError`; `Ready=False` too when there was no `Ready` yet, when
+ * this reconcile saw the owned object missing and could not create it again, or when the error stalls the resource),
+ * then the error is rethrown so the loop backs off (or, for a `TerminalError`, waits for a change, or, for a reason in
+ * `recheckedReasons`, looks again after the drift-check interval).
+ *
+ * kstatus (ADR 0031): a success settles (`Stalled` and `Reconciling` removed); a retryable failure is
+ * `Reconciling=True`; a stalling `TerminalError` and the refusals `AlreadyExists` and `ResourceConflict` are
+ * `Stalled=True`, with `Ready=False` at the same generation, so Flux and kpt fail at once instead of waiting out their
+ * timeout; a paused resource is settled while Ready and stalled (`Paused`) while not.
  *
  * Read your own writes: the apiserver's reply to each status write is remembered by key until the cache shows that
  * resourceVersion (or a newer one), and every reconcile, claim check and adapter call sees the object with it, so a
@@ -288,8 +294,12 @@ export class ExternalResourceReconciler<T extends KubernetesObject, D, O> implem
     const paused = this.#annotation(object, 'paused') === 'true';
     const deleting = object.metadata?.deletionTimestamp != null;
     if (paused && !deleting) {
+      const message = `reconciliation is paused by the annotation ${this.#options.annotationPrefix}/paused; remove it to resume`;
+      // Paused is idle, not stuck, while the object works; one that is not Ready cannot get there until resumed.
+      const ready = getCondition(statusOf(object).conditions, ExternalConditions.ready)?.status === 'True';
       await this.#writeStatus(attempt, {
-        conditions: [condition(ExternalConditions.synced, 'False', ExternalConditions.paused, `reconciliation is paused by the annotation ${this.#options.annotationPrefix}/paused; remove it to resume`)],
+        conditions: [condition(ExternalConditions.synced, 'False', ExternalConditions.paused, message)],
+        progress: ready ? settled : stalled(ExternalConditions.paused, message),
       });
       return Result.done();
     }
@@ -484,14 +494,17 @@ export class ExternalResourceReconciler<T extends KubernetesObject, D, O> implem
   async #recordFailure(attempt: Attempt<T>, err: unknown): Promise<void> {
     const reason = reasonOf(err);
     const message = truncate(err instanceof Error ? err.message : 'non-Error thrown');
-    // Ready keeps what it said when a later sync fails (the object exists and works), unless it was just seen missing.
-    const keepReady = attempt.missing !== true && getCondition(statusOf(attempt.object).conditions, ExternalConditions.ready) !== undefined;
+    const stuck = stallsProgress(err);
+    // Ready keeps what it said when a later sync fails and may yet pass (the object exists and works), unless it was
+    // just seen missing; a refusal that waits for a change says Ready=False, so no reader takes the spec as applied.
+    const keepReady = !stuck && attempt.missing !== true && getCondition(statusOf(attempt.object).conditions, ExternalConditions.ready) !== undefined;
     try {
       await this.#writeStatus(attempt, {
         conditions: [
           condition(ExternalConditions.synced, 'False', reason, message),
           ...(keepReady ? [] : [condition(ExternalConditions.ready, 'False', reason, message)]),
         ],
+        progress: stuck ? stalled(reason, message) : reconciling(reason, message),
       });
     } catch (writeErr) {
       attempt.context.log.warn(errorFields(writeErr), 'could not record the failure in status');
@@ -601,11 +614,12 @@ export class ExternalResourceReconciler<T extends KubernetesObject, D, O> implem
   }
 }
 
-/** Synced and Ready both False for a refusal that touched nothing (AlreadyExists, ResourceConflict). */
+/** Synced and Ready both False, and stalled, for a refusal that touched nothing (AlreadyExists, ResourceConflict). */
 function notSynced(externalName: string, reason: string, message: string): DesiredStatus {
   return {
     conditions: [condition(ExternalConditions.synced, 'False', reason, message), condition(ExternalConditions.ready, 'False', reason, message)],
     fields: { externalName },
+    progress: stalled(reason, message),
   };
 }
 

@@ -3,6 +3,8 @@ import type { Client } from '../client/client.ts';
 import type { Condition, ConditionUpdate } from '../core/conditions.ts';
 import { conditionsEqual, setCondition } from '../core/conditions.ts';
 import { requestFor } from '../core/request.ts';
+import type { Progress } from './progress.ts';
+import { progressFromReady, withProgress } from './progress.ts';
 import type { ResourceType } from '../client/resource-type.ts';
 
 /** What a reconciler wants the status to say; {@link patchStatusIfChanged} turns it into the next status. */
@@ -17,6 +19,12 @@ export interface DesiredStatus {
    * different. `null` removes a field; fields not named here are left alone.
    */
   readonly fields?: Readonly<Record<string, unknown>>;
+  /**
+   * Where the resource stands for kstatus (`Stalled`, `Reconciling`, or neither: progress.ts). Absent: derived from the
+   * `Ready` update in `conditions` (`True` settles, anything else is `Reconciling` with Ready's reason), and left as it
+   * is by a write that does not touch `Ready`. Ignored by a write of fields alone.
+   */
+  readonly progress?: Progress;
 }
 
 /** Options for {@link patchStatusIfChanged}. */
@@ -94,6 +102,9 @@ export async function patchStatusIfChanged<T extends KubernetesObject>(
  * readiness from `observedGeneration` plus `Ready` (kstatus, `kubectl wait`) never call the object current
  * early. A write of fields alone (a write-ahead record before an external call) never moves it; neither does a
  * write that leaves one condition at an older generation (a failure that keeps `Ready` as it was).
+ *
+ * Every write that names conditions also brings kstatus' `Stalled` and `Reconciling` to `desired.progress` (or the
+ * progress its `Ready` update implies), so no kind writes them by hand and none can forget them.
  */
 export function statusChange(object: KubernetesObject, desired: DesiredStatus, now: Date): Record<string, unknown> | undefined {
   const current = statusOf(object);
@@ -109,6 +120,8 @@ export function statusChange(object: KubernetesObject, desired: DesiredStatus, n
     for (const update of desired.conditions) {
       conditions = setCondition(conditions, { ...update, ...(update.observedGeneration === undefined && generation !== undefined && { observedGeneration: generation }) }, now);
     }
+    const progress = desired.progress ?? progressFromReady(desired.conditions);
+    if (progress !== undefined) conditions = withProgress(conditions, progress, generation, now);
     if (!conditionsEqual(conditions, current.conditions)) change['conditions'] = conditions;
   }
   const settled = generation !== undefined && desired.conditions !== undefined && conditions.every((c) => c.observedGeneration === generation);

@@ -12,3 +12,5 @@ export { FakeBackendError, FakeObjects, InMemoryExternalSystem, RecordingRecorde
 export type { ExternalCall, FakeObserved, FakeSpec } from './external-resource.ts';
 export { InMemoryLedgerDocument } from './in-memory-ledger-document.ts';
 export { reasonLiteralsIn, sharedReasonLiterals } from './reason-literals.ts';
+export { kstatusVerdict } from './kstatus-rules.ts';
+export type { KstatusVerdict } from './kstatus-rules.ts';
