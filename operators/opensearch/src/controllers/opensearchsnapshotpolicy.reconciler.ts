@@ -24,7 +24,7 @@
  * `SnapshotDeleted`. The policy has no finalizer: deleting it deletes no snapshot.
  */
 import type { V1Namespace } from '@kubernetes/client-node';
-import type { ConditionUpdate, Controller, CronSchedule, ReconcileContext, Reconciler, Recorder, Request, StatusWriter, StoreSource } from '@domain-operators/reconcile';
+import type { ConditionUpdate, Controller, CronSchedule, DesiredStatus, ReconcileContext, Reconciler, Recorder, Request, StatusWriter, StoreSource } from '@domain-operators/reconcile';
 import {
   annotationsChanged,
   byConnectionRef,
@@ -42,9 +42,11 @@ import {
   parseSchedule,
   READY_CONDITION,
   Reasons,
+  reconciling,
   requestFor,
   requestKey,
   Result,
+  stalled,
   statusWriterFor,
   SYNCED_CONDITION,
   TerminalError,
@@ -394,10 +396,10 @@ export class SnapshotPolicyReconciler implements Reconciler<OpenSearchSnapshotPo
     const hasReady = getCondition(policy.status?.conditions, READY_CONDITION) !== undefined;
     const conditions: ConditionUpdate[] = terminal || !hasReady ? [failed, { type: READY_CONDITION, status: 'False', reason, message }] : [failed];
     // A refusal takes no snapshot until something changes: no next snapshot time then.
-    await this.#write(policy, { conditions, ...(terminal ? { fields: { nextSnapshotTime: null } } : {}) }, now);
+    await this.#write(policy, { conditions, ...(terminal ? { fields: { nextSnapshotTime: null }, progress: stalled(reason, message) } : { progress: reconciling(reason, message) }) }, now);
   }
 
-  async #write(policy: OpenSearchSnapshotPolicy, desired: { readonly conditions: readonly ConditionUpdate[]; readonly fields?: Readonly<Record<string, unknown>> }, now: Date): Promise<void> {
+  async #write(policy: OpenSearchSnapshotPolicy, desired: DesiredStatus, now: Date): Promise<void> {
     const reply = await this.#deps.status.patchStatus(policy, desired, now);
     if (reply === undefined) return;
     this.#written.set(objectKey(policy), { uid: policy.metadata.uid ?? '', resourceVersion: reply.metadata.resourceVersion, status: reply.status ?? {} });

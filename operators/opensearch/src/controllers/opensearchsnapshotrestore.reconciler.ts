@@ -50,6 +50,7 @@ import {
   rfc3339,
   SYNCED_CONDITION,
   watchConnectionDependents,
+  stalled,
   writeStatusIfChanged,
 } from '@domain-operators/reconcile';
 import type { OpenSearchSnapshotRepository, OpenSearchSnapshotRestore } from '../api/v1alpha1/index.ts';
@@ -413,9 +414,10 @@ export class SnapshotRestoreReconciler implements Reconciler<OpenSearchSnapshotR
     });
   }
 
-  /** Terminal: phase Failed, Ready and Synced False with the reason, completionTime, a Warning Event. */
+  /** Terminal: phase Failed, Ready and Synced False with the reason, Stalled (kstatus Failed), completionTime, a Warning Event. */
   async #fail(object: OpenSearchSnapshotRestore, reason: string, message: string, context: ReconcileContext, fields: Readonly<Record<string, unknown>> = {}): Promise<void> {
-    const written = await this.#write(object, { conditions: both('False', reason, message), fields: { ...fields, phase: 'Failed', completionTime: rfc3339(this.#now()) } }, context);
+    const desired: DesiredStatus = { conditions: both('False', reason, message), fields: { ...fields, phase: 'Failed', completionTime: rfc3339(this.#now()) }, progress: stalled(reason, message) };
+    const written = await this.#write(object, desired, context);
     this.#deps.events.record(written ?? object, { type: 'Warning', reason, action: ACTION, note: message });
     context.log.info({ reason }, 'restore refused or failed');
   }

@@ -23,8 +23,8 @@
  * deleted; a failed one is kept for its log (the RedisBackup owns it).
  */
 import type { V1PersistentVolumeClaim, V1Pod, V1Secret } from '@kubernetes/client-node';
-import { isAlreadyExists, isNotFound, isTerminalError, objectKey, resourceType, READY_CONDITION, Reasons, Result, secretValue, TerminalError, withFinalizer } from '@domain-operators/reconcile';
-import type { Client, ConditionUpdate, ReconcileContext, Reconciler, Recorder, SecretSource, StatusWriter, Store } from '@domain-operators/reconcile';
+import { isAlreadyExists, isNotFound, isTerminalError, objectKey, resourceType, READY_CONDITION, Reasons, Result, secretValue, stalled, TerminalError, withFinalizer } from '@domain-operators/reconcile';
+import type { Client, ConditionUpdate, Progress, ReconcileContext, Reconciler, Recorder, SecretSource, StatusWriter, Store } from '@domain-operators/reconcile';
 import { GROUP, redisBackups } from '../api/v1alpha1/index.ts';
 import type { RedisBackup, RedisBackupStatus, RedisReplication, VolumeDestination } from '../api/v1alpha1/index.ts';
 import { isFailure } from '../agent/volume-backup-contract.ts';
@@ -390,15 +390,19 @@ export class RedisBackupReconciler implements Reconciler<RedisBackup> {
   }
 
   async #fail(backup: RedisBackup, reason: string, message: string): Promise<Result> {
-    await this.#write(backup, 'Failed', { type: READY_CONDITION, status: 'False', reason, message }, { completionTime: (this.#deps.now?.() ?? new Date()).toISOString() });
+    // Failed is final: a new RedisBackup is the way on (kstatus: Stalled, Failed).
+    await this.#write(backup, 'Failed', { type: READY_CONDITION, status: 'False', reason, message }, { completionTime: (this.#deps.now?.() ?? new Date()).toISOString() }, stalled(reason, message));
     this.#deps.recorder.record(backup, { type: 'Warning', reason, action: 'Backup', note: message });
     this.#finished.set(objectKey(backup), { uid: backup.metadata.uid ?? '', phase: 'Failed' });
     return Result.done();
   }
 
-  /** One status write: the phase, `Ready` at the current generation and `fields`. Resolves with the written object. */
-  #write(backup: RedisBackup, phase: Phase, ready: ConditionUpdate, fields: Readonly<Record<string, unknown>>): Promise<RedisBackup | undefined> {
-    return this.#deps.status.patchStatus(backup, { conditions: [ready], fields: { phase, ...fields } }, this.#deps.now?.() ?? new Date());
+  /**
+   * One status write: the phase, `Ready` at the current generation and `fields`; kstatus' progress follows Ready unless
+   * `progress` is given. Resolves with the written object.
+   */
+  #write(backup: RedisBackup, phase: Phase, ready: ConditionUpdate, fields: Readonly<Record<string, unknown>>, progress?: Progress): Promise<RedisBackup | undefined> {
+    return this.#deps.status.patchStatus(backup, { conditions: [ready], fields: { phase, ...fields }, ...(progress !== undefined && { progress }) }, this.#deps.now?.() ?? new Date());
   }
 
   /** Deletion with `deletionPolicy: Delete`: the stored object goes too (a backup never written leaves nothing). */

@@ -3,8 +3,8 @@
  * user's password, status.
  */
 import type { V1ConfigMap, V1Pod, V1PodDisruptionBudget, V1Secret, V1Service, V1StatefulSet } from '@kubernetes/client-node';
-import { ensureSecret, generatePassword, isNotFound, isTerminalError, objectKey, patchStatusIfChanged, requestFor, requestKey, Result, rfc3339, secretValue, storeSecrets, TerminalError } from '@domain-operators/reconcile';
-import type { Client, Clock, ConditionUpdate, EnsureSecretDeps, ObjectReader, ReconcileContext, Reconciler, Recorder, Request, SecretSource, Store } from '@domain-operators/reconcile';
+import { ensureSecret, generatePassword, isNotFound, isTerminalError, objectKey, patchStatusIfChanged, requestFor, requestKey, Result, rfc3339, secretValue, stalled, storeSecrets, TerminalError } from '@domain-operators/reconcile';
+import type { Client, Clock, ConditionUpdate, EnsureSecretDeps, ObjectReader, Progress, ReconcileContext, Reconciler, Recorder, Request, SecretSource, Store } from '@domain-operators/reconcile';
 import { MANAGED_CONFIG_KEYS, redisBackups, redisReplications } from '../api/v1alpha1/index.ts';
 import type { RedisBackup, RedisReplication, RedisUser } from '../api/v1alpha1/index.ts';
 import type { AgentImage } from '../config.ts';
@@ -170,7 +170,8 @@ export class RedisReplicationReconciler implements Reconciler<RedisReplication> 
     const managed = Object.keys(rr.spec.config ?? {}).filter((k) => (MANAGED_CONFIG_KEYS as readonly string[]).includes(k.toLowerCase()));
     if (managed.length > 0) {
       // Ready alone, so observedGeneration stays behind: this generation is refused, not applied (see the class).
-      await this.#writeStatus(rr, [condition(CONDITION_TYPES.ready, false, REPLICATION_REASONS.invalidConfig, `the operator manages ${managed.join(', ')}: remove them from spec.config`)], {});
+      const message = `the operator manages ${managed.join(', ')}: remove them from spec.config`;
+      await this.#writeStatus(rr, [condition(CONDITION_TYPES.ready, false, REPLICATION_REASONS.invalidConfig, message)], {}, stalled(REPLICATION_REASONS.invalidConfig, message));
       return Result.done();
     }
     const users = await this.#bootstrapUsers(rr, ctx.signal);
@@ -595,8 +596,9 @@ export class RedisReplicationReconciler implements Reconciler<RedisReplication> 
     for (const e of decision.events) this.#deps.recorder.record(rr, { type: e.type, reason: e.reason, action: e.reason.startsWith('Failover') ? 'Failover' : 'Topology', note: e.message });
   }
 
-  async #writeStatus(rr: RedisReplication, conditions: readonly ConditionUpdate[], fields: Readonly<Record<string, unknown>>): Promise<void> {
-    await patchStatusIfChanged(this.#deps.client, redisReplications.type, rr, { conditions, fields }, { now: this.#deps.now?.() ?? new Date() });
+  /** One status write; kstatus' progress follows Ready unless `progress` is given (a refusal that waits for a change). */
+  async #writeStatus(rr: RedisReplication, conditions: readonly ConditionUpdate[], fields: Readonly<Record<string, unknown>>, progress?: Progress): Promise<void> {
+    await patchStatusIfChanged(this.#deps.client, redisReplications.type, rr, { conditions, fields, ...(progress !== undefined && { progress }) }, { now: this.#deps.now?.() ?? new Date() });
   }
 }
 

@@ -17,6 +17,7 @@ import {
   requestKey,
   Result,
   secretValue,
+  stalled,
   storeSecrets,
   withFinalizer,
 } from '@domain-operators/reconcile';
@@ -134,11 +135,13 @@ export class RedisUserReconciler implements Reconciler<RedisUser> {
         : { type: READY_CONDITION, status: 'False', reason: outcome.reason, message: outcome.message },
     ];
     const secretName = user.spec.passwordSecretRef?.name ?? userSecretName(user);
+    // A refusal that waits for a change of the RedisUser (an invalid name or rule, a terminal member error) is stalled.
+    const stuck = !outcome.ready && outcome.retryMs === undefined && outcome.reason !== Reasons.secretNotFound;
     await patchStatusIfChanged(
       this.#deps.client,
       redisUsers.type,
       user,
-      { conditions, fields: { secretName, ...(outcome.ready && { appliedMembers: outcome.applied }) } },
+      { conditions, fields: { secretName, ...(outcome.ready && { appliedMembers: outcome.applied }) }, ...(stuck && { progress: stalled(outcome.reason, outcome.message) }) },
       { now: this.#deps.now?.() ?? new Date(), signal: ctx.signal },
     );
     if (outcome.ready) return Result.requeueAfter(this.#options.resyncMs ?? 60_000);
