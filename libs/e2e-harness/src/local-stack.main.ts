@@ -61,6 +61,7 @@ for (const operator of stack.operators) {
     out(podTable(await stack.operatorPods(operator), operator.namespace, new Date()));
   }
 }
+if (!kubectlMissing) await kubectl(['--kubeconfig', kubeconfig, 'get', 'validatingadmissionpolicies']);
 if ((await kubectl(kubectlGetArgs(kubeconfig, args.systems))) === undefined) {
   out('(kubectl is not installed here: install it to look around; the Ready lines above are what it would show)');
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { V1Deployment } from '@kubernetes/client-node';
 import type { ChartInstallation } from './install.ts';
-import { belongsTo, componentsFor, deploymentName, formatProgress, kubectlGetArgs, operatorImage } from './local-stack.ts';
+import { admissionPoliciesLine, belongsTo, componentsFor, deploymentName, formatProgress, kubectlGetArgs, operatorImage } from './local-stack.ts';
 
 describe('local stack pure parts', () => {
   it('formats progress as testenv does', () => {
@@ -40,3 +40,14 @@ describe('local stack pure parts', () => {
     expect(kubectlGetArgs('.testenv/kubeconfig', ['kafka', 'opensearch', 'redis'])).toEqual(['--kubeconfig', '.testenv/kubeconfig', 'get', 'kafka,opensearch,redis', '-A']);
   });
 });
+
+describe('admissionPoliciesLine', () => {
+  it('names the policies a release installed and what their bindings do, or that there are none', () => {
+    const policy = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicy', metadata: { name: 'kafka-operator-tenancy' } };
+    const binding = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: 'kafka-operator-tenancy' }, spec: { validationActions: ['Deny'] } };
+    const deployment = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'kafka-operator' } };
+    expect(admissionPoliciesLine([deployment, policy, binding])).toBe('admission policies: kafka-operator-tenancy (bindings: Deny)');
+    expect(admissionPoliciesLine([deployment])).toBe('admission policies: none (admissionPolicies.enabled is false)');
+  });
+});
+

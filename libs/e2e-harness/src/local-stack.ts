@@ -57,6 +57,17 @@ export interface LocalStack {
   stop(): Promise<void>;
 }
 
+/**
+ * What a release installed at admission, from its rendered manifests: `admission policies: a, b (bindings: Deny)`, or
+ * that there are none (`admissionPolicies.enabled: false`). Pure.
+ */
+export function admissionPoliciesLine(rendered: readonly KubernetesObject[]): string {
+  const policies = rendered.filter((o) => o.kind === 'ValidatingAdmissionPolicy').map((o) => o.metadata?.name ?? '?');
+  if (policies.length === 0) return 'admission policies: none (admissionPolicies.enabled is false)';
+  const actions = new Set(rendered.filter((o) => o.kind === 'ValidatingAdmissionPolicyBinding').flatMap((o) => (o as { readonly spec?: { readonly validationActions?: readonly string[] } }).spec?.validationActions ?? []));
+  return `admission policies: ${policies.join(', ')} (bindings: ${[...actions].join(', ')})`;
+}
+
 /** `[  12.3s] who: message`, the progress format testenv's own lines use. Pure. */
 export function formatProgress(elapsedMs: number, who: string, message: string): string {
   return `[${(elapsedMs / 1000).toFixed(1).padStart(6)}s] ${who}: ${message}`;
@@ -130,9 +141,12 @@ export async function startLocalStack(deps: LocalStackDeps, options: LocalStackO
   progress('local-stack', `namespaces ${namespaces.map((namespace) => namespace.metadata?.name ?? '').join(', ')}`);
 
   const teamNamespaces = namespaces.map((namespace) => namespace.metadata?.name ?? '').filter((name) => releaseSystemOf(name) === undefined);
-  // An instance's operators watch its team namespaces and their own release namespace (the login Secrets are there).
-  const valuesFor = (system: OperatorSystem): Record<string, unknown> | undefined =>
-    options.instance === undefined ? undefined : { watchNamespaces: [...teamNamespaces, localReleaseNamespace(system, options.instance)] };
+  // The stack a newcomer starts is the chart's defaults, admission policies on (the harness turns them off unless told).
+  // An instance (the stack's own test, beside other suites) keeps them off, since a Deny binding is cluster-wide and
+  // those suites check the operators' own refusals; its operators watch its team namespaces and their own release
+  // namespace (the login Secrets are there).
+  const valuesFor = (system: OperatorSystem): Record<string, unknown> =>
+    options.instance === undefined ? { admissionPolicies: { enabled: true } } : { watchNamespaces: [...teamNamespaces, localReleaseNamespace(system, options.instance)] };
   const operators: OperatorProcess[] = [];
   const stop = async (): Promise<void> => {
     for (const operator of operators) await operator.stop();
@@ -147,14 +161,14 @@ export async function startLocalStack(deps: LocalStackDeps, options: LocalStackO
     for (const system of systems) {
       signal.throwIfAborted();
       progress(`${system}-operator`, 'building its bundle and image, installing its chart with helm');
-      const values = valuesFor(system);
-      const operator = await startOperatorPod({ system, admin, releaseNamespace: localReleaseNamespace(system, options.instance), ...(values !== undefined && { values }) });
+      const operator = await startOperatorPod({ system, admin, releaseNamespace: localReleaseNamespace(system, options.instance), values: valuesFor(system) });
       operators.push(operator);
       const pods = (await operatorPods(operator)).map((pod) => pod.metadata?.name ?? '?');
       progress(
         `${system}-operator`,
         `ready: Pod ${operator.namespace}/${pods.join(',')} (release ${operator.releaseName}, image ${operatorImage(operator)}, as ${operator.namespace}/${operator.serviceAccount}); logs: ${logsCommand(operator.namespace, deploymentName(operator))}`,
       );
+      progress(`${system}-operator`, admissionPoliciesLine(operator.installation.rendered));
     }
     const customTypes = typesOfCrds(operators.flatMap((operator) => operator.installation.rendered));
     const rest = objects.filter((object) => object.kind !== 'Namespace');
