@@ -56,3 +56,6 @@ export { adminKubeconfig, kubectlApply } from './kubectl-apply.ts';
 export type { Applied } from './kubectl-apply.ts';
 export { installChartAdmission } from './chart-admission.ts';
 export type { ChartAdmission, ChartAdmissionOptions } from './chart-admission.ts';
+// kstatus as Flux and kpt run it (cli-utils, built by testenv), for the e2e suites' status checks.
+export { kstatus } from '@domain-operators/testenv';
+export type { KstatusResult, KstatusStatus } from '@domain-operators/testenv';

@@ -23,3 +23,7 @@ export { loadOperatorImage } from './node/images.ts';
 export type { LoadedImage } from './node/images.ts';
 export { NODE_IP, NODE_NAME, POD_CIDR, SERVICE_CIDR, CLUSTER_DNS_IP } from './node/addresses.ts';
 export { ensureNodeAddonBinaries, type NodeAddonBinaries } from './node-build/addon-binaries.ts';
+export { kstatus, parseKstatusOutput } from './kstatus/kstatus.ts';
+export type { KstatusResult, KstatusStatus } from './kstatus/kstatus.ts';
+export { ensureKstatusBuild } from './kstatus/build.ts';
+export type { KstatusBuild } from './kstatus/build.ts';

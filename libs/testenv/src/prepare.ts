@@ -12,6 +12,7 @@ import { OPENSEARCH_VERSION } from './opensearch/settings.ts';
 import type { TestenvPaths } from './paths.ts';
 import { resolvePaths } from './paths.ts';
 import { ensureS3Build } from './s3/build.ts';
+import { ensureKstatusBuild } from './kstatus/build.ts';
 import { progressContexts } from './progress.ts';
 
 /** Options of {@link prepareEnvironment}. */
@@ -24,8 +25,8 @@ export interface PrepareOptions {
 /**
  * Builds or fetches, into the machine-wide cache, everything `testenv up` would otherwise build on its first run:
  * the Kubernetes and etcd binaries, the node's add-ons and their images, the Kafka class path, the OpenSearch
- * launcher and the S3 gateway. Starts no process that outlives it and takes no lock (every build renames its result
- * into place, so a concurrent `up` at worst builds the same thing twice). The five builds run concurrently: their downloads wait on
+ * launcher, the S3 gateway and kstatus-check (the e2e suites' kstatus). Starts no process that outlives it and takes no lock (every build renames its result
+ * into place, so a concurrent `up` at worst builds the same thing twice). The six builds run concurrently: their downloads wait on
  * the network while another build compiles. Cheap when everything is cached (hash and existence checks only).
  * `npm test` runs it in the background beside lint, type checks and unit tests, which is what makes a first run on an
  * empty cache fit its time budget. Rejects, after every build finished, naming each one that failed.
@@ -40,6 +41,7 @@ export async function prepareEnvironment(options: PrepareOptions = {}): Promise<
     kafka: (ctx) => ensureKafkaBuild(ctx, KAFKA_VERSION),
     opensearch: (ctx) => ensureOpenSearchBuild(ctx, opensearchLayout(paths, OPENSEARCH_VERSION)),
     s3: (ctx) => ensureS3Build(ctx),
+    kstatus: (ctx) => ensureKstatusBuild(ctx),
   };
   const failures: string[] = [];
   await Promise.all(

@@ -1,9 +1,8 @@
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rename, rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { ComponentContext } from '../component.ts';
 import { requirement } from '../control-plane/versions.ts';
-import { runToCompletion } from '../process.ts';
+import { ensureGoProgram } from '../go-program.ts';
 
 /** The Go package of the gateway's command, as the `tool` line of `libs/testenv/go/s3/go.mod` names it. */
 const VERSITYGW_PACKAGE = 'github.com/versity/versitygw/cmd/versitygw';
@@ -33,37 +32,18 @@ export async function s3BinaryPathFor(paths: ComponentContext['paths']): Promise
 }
 
 /**
- * Returns the cached `versitygw` for the version pinned in `libs/testenv/go/s3/go.mod`, building it first with the
- * `go` command alone when missing (modules from the Go module proxy; static, `CGO_ENABLED=0`). Built into a
- * temporary folder and renamed into place, so an interrupted build never leaves a truncated executable. Rejects
- * with the tail of `<logsDir>/s3-build.log`.
+ * Returns the cached `versitygw` for the version pinned in `libs/testenv/go/s3/go.mod`, building it first when
+ * missing ({@link ensureGoProgram}: static, interrupted builds leave nothing). Rejects with the tail of
+ * `<logsDir>/s3-build.log`.
  */
 export async function ensureS3Build(ctx: ComponentContext): Promise<S3Build> {
   const moduleDir = join(ctx.paths.testenvDir, 'go', 's3');
   const version = requirement(await readFile(join(moduleDir, 'go.mod'), 'utf8'), 'github.com/versity/versitygw');
-  const binary = s3BinaryPath(ctx.paths.cacheDir, version);
-  if (existsSync(binary)) return { version, binary };
-  const logFile = join(ctx.paths.logsDir, 's3-build.log');
-  ctx.progress(`building versitygw ${version} (log: ${logFile})`);
-  const started = Date.now();
-  await mkdir(ctx.paths.cacheDir, { recursive: true });
-  const tmp = await mkdtemp(join(ctx.paths.cacheDir, '.build-'));
+  const label = `versitygw ${version}`;
   try {
-    try {
-      await runToCompletion('go', ['build', '-trimpath', '-buildvcs=false', '-ldflags', versitygwLdflags(version), '-o', `${tmp}/`, VERSITYGW_PACKAGE], {
-        cwd: moduleDir,
-        env: { CGO_ENABLED: '0', GOWORK: 'off' },
-        logFile,
-      });
-    } catch (err) {
-      const why = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'the `go` command is not installed (Go 1.25+ is needed)' : (err as Error).message;
-      throw new Error(`s3: building versitygw ${version} failed: ${why}`, { cause: err });
-    }
-    await mkdir(dirname(binary), { recursive: true });
-    await rename(join(tmp, 'versitygw'), binary);
-  } finally {
-    await rm(tmp, { recursive: true, force: true });
+    const binary = await ensureGoProgram(ctx, { label, moduleDir, pkg: VERSITYGW_PACKAGE, built: 'versitygw', binary: s3BinaryPath(ctx.paths.cacheDir, version), ldflags: versitygwLdflags(version), logName: 's3-build.log' });
+    return { version, binary };
+  } catch (err) {
+    throw new Error(`s3: ${(err as Error).message}`, { cause: err });
   }
-  ctx.progress(`built versitygw ${version} in ${Math.round((Date.now() - started) / 1000)} s`);
-  return { version, binary };
 }
