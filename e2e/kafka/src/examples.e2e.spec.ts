@@ -6,7 +6,7 @@
 // bootstrap servers and SASL mechanism, the login Secret's username and password), from the Kafka under test.
 // Tenancy labels and prefix, ACLs, quotas, partitions and configs stay as the examples have them.
 import type { KubernetesObject, V1Secret } from '@kubernetes/client-node';
-import { adminClient, eventually, ExampleRun, randomSuffix, startOperator, waitForCondition } from '@domain-operators/e2e-harness';
+import { adminClient, eventually, ExampleRun, kstatusNow, randomSuffix, startOperator, waitForCondition } from '@domain-operators/e2e-harness';
 import type { OperatorProcess } from '@domain-operators/e2e-harness';
 import { coreTypes, requestFor as request } from '@domain-operators/reconcile';
 import type { Client } from '@domain-operators/reconcile';
@@ -107,6 +107,12 @@ describe('examples/kafka applied for real', () => {
     await Promise.all(resources.map((object) => waitForCondition(client, typeOf(object), request(object), 'Ready', 'True', 60_000)));
   });
 
+
+  it('kstatus, as Flux and kpt run it, calls every example Current once Ready', async () => {
+    const reading = await kstatusNow(client, resources, typeOf, 'Current');
+    expect(reading.others).toEqual([]);
+    expect(reading.all).toHaveLength(resources.length);
+  });
   it('KafkaConnection: reports the cluster id Kafka itself reports', async () => {
     const connection = only('KafkaConnection') as KafkaConnection;
     const ready = await waitForCondition(client, typeOf(connection), request(connection), 'Ready', 'True', 60_000);

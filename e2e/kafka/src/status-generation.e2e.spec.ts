@@ -3,7 +3,7 @@
 // new generation is recorded, and none may set `status.observedGeneration` while a condition still describes an
 // older generation (what kstatus and `kubectl wait` would take for "current" too early). Each check also requires a
 // version at the new generation, so an empty or too short recording cannot pass.
-import { adminConnection, eventually, freshNamespace, generationLies, randomSuffix, startOperator, watchStatuses } from '@domain-operators/e2e-harness';
+import { adminConnection, eventually, freshNamespace, generationLies, kstatusReading, randomSuffix, startOperator, watchStatuses } from '@domain-operators/e2e-harness';
 import type { ObjectWithConditions, OperatorProcess, StatusWatch, WatchedVersion } from '@domain-operators/e2e-harness';
 import { getCondition } from '@domain-operators/reconcile';
 import type { Client, ResourceType } from '@domain-operators/reconcile';
@@ -82,10 +82,14 @@ function of(versions: readonly WatchedVersion[], name: string): WatchedVersion[]
  * The check of every test: no version lies about its generation, and the recording spans the change (a version
  * current at the generation before it and one at the generation after), so it cannot pass by seeing nothing.
  */
-function expectHonest(versions: readonly WatchedVersion[], before: number, after: number): void {
+async function expectHonest(versions: readonly WatchedVersion[], before: number, after: number): Promise<void> {
   expect(generationLies(versions)).toEqual([]);
   expect(versions.some((v) => v.observedGeneration === before)).toBe(true);
   expect(versions.some((v) => v.observedGeneration === after)).toBe(true);
+  // The real kstatus (Flux, kpt): never Current before the change is applied, InProgress while it is in flight.
+  const reading = await kstatusReading(versions, after);
+  expect(reading.lies).toEqual([]);
+  expect(reading.inProgress).toBeGreaterThan(0);
 }
 
 describe('status.observedGeneration never runs ahead of the conditions', () => {
@@ -102,7 +106,7 @@ describe('status.observedGeneration never runs ahead of the conditions', () => {
 
     expect(ready.status?.partitions).toBe(6);
     expect((await checker.topic(`${namespace}.${topicName}`))?.partitions).toBe(6);
-    expectHonest(versions, created.metadata.generation ?? 1, generation);
+    await expectHonest(versions, created.metadata.generation ?? 1, generation);
   });
 
   it('KafkaUser: an ACL and a quota change', async () => {
@@ -136,7 +140,7 @@ describe('status.observedGeneration never runs ahead of the conditions', () => {
     const versions = of(await recording.stop(), 'app');
 
     expect(await checker.userQuotas(`${namespace}.app`)).toEqual({ producer_byte_rate: 2097152, consumer_byte_rate: 4194304 });
-    expectHonest(versions, created.metadata.generation ?? 1, generation);
+    await expectHonest(versions, created.metadata.generation ?? 1, generation);
   });
 
   it('KafkaConnection: a tenancy change of a connection nothing uses', async () => {
@@ -151,6 +155,6 @@ describe('status.observedGeneration never runs ahead of the conditions', () => {
     await readyAt(kafkaConnections.type, { namespace: undefined, name: spareConnection }, generation);
     const versions = of(await recording.stop(), spareConnection);
 
-    expectHonest(versions, created.metadata.generation ?? 1, generation);
+    await expectHonest(versions, created.metadata.generation ?? 1, generation);
   });
 });

@@ -4,7 +4,7 @@
 // [Warn, Audit] an object outside the rules is admitted with a warning, the operator still refuses it with
 // TenancyViolation, and nothing reaches Kafka. The policy and binding are the chart's, rendered by helm; the binding
 // is narrowed to this run's namespaces so that nothing else on the shared cluster is judged by it.
-import { adminClient, adminKubeconfig, eventually, freshNamespace, installChartAdmission, kubectlApply, randomSuffix, startOperator, waitForCondition } from '@domain-operators/e2e-harness';
+import { adminClient, adminKubeconfig, eventually, freshNamespace, installChartAdmission, kstatusNow, kubectlApply, randomSuffix, startOperator, waitForCondition } from '@domain-operators/e2e-harness';
 import type { Applied, ChartAdmission, OperatorProcess } from '@domain-operators/e2e-harness';
 import { isNotFound } from '@domain-operators/reconcile';
 import type { Client, ResourceType } from '@domain-operators/reconcile';
@@ -124,6 +124,8 @@ describe('tenancy at kubectl apply', () => {
     const message = await waitForReason(client, kafkaTopics.type, { namespace: tenant, name: 'stray' }, { type: 'Synced', status: 'False', reason: 'TenancyViolation' });
     expect(message).toContain(`topicName "team-b.stray" is outside this namespace's prefix: it must start with "${tenant}."`);
     expect(await checker.topic('team-b.stray')).toBeUndefined();
+    // A refusal that waits for a change: Failed for Flux and kpt at once, not InProgress until their timeout.
+    expect((await kstatusNow(client, [object], () => kafkaTopics.type, 'Failed')).others).toEqual([]);
   });
 
   it('back on [Deny], lets a label change and the deletion of an object admitted under Warn through, and refuses a change of its spec', async () => {

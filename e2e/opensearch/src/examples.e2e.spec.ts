@@ -17,7 +17,7 @@ import { readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { KubernetesObject, V1Secret } from '@kubernetes/client-node';
-import { adminClient, backendsUnderTest, deleteNamespace, eventually, ExampleRun, randomSuffix, startOperator, targetsExistingCluster, waitForCondition } from '@domain-operators/e2e-harness';
+import { adminClient, backendsUnderTest, deleteNamespace, eventually, ExampleRun, kstatusNow, randomSuffix, startOperator, targetsExistingCluster, waitForCondition } from '@domain-operators/e2e-harness';
 import type { OperatorProcess } from '@domain-operators/e2e-harness';
 import { coreTypes, requestFor as request } from '@domain-operators/reconcile';
 import type { Client, Condition } from '@domain-operators/reconcile';
@@ -241,6 +241,12 @@ describe('examples/opensearch applied for real', () => {
     },
   );
 
+
+  it('kstatus, as Flux and kpt run it, calls every example Current once Ready', async () => {
+    const reading = await kstatusNow(client, resources, typeOf, 'Current');
+    expect(reading.others).toEqual([]);
+    expect(reading.all).toHaveLength(resources.length);
+  });
   it('OpenSearchConnection: reports the cluster name and version OpenSearch itself reports, with the security plugin', async () => {
     const connection = await ready(only('OpenSearchConnection'));
     const root = (await get('/')) as { cluster_name: string; version: { number: string } };

@@ -4,7 +4,7 @@
 // check is not vacuous). Once the resource is current at the new generation, OpenSearch is asked at once (an
 // independent HTTP request) whether the change is really there.
 import type { KubeConfig } from '@kubernetes/client-node';
-import { adminConnection, backendsUnderTest, deleteNamespace, eventually, freshNamespace, generationLies, randomSuffix, startOperator, waitForCondition, watchStatuses } from '@domain-operators/e2e-harness';
+import { adminConnection, backendsUnderTest, deleteNamespace, eventually, freshNamespace, generationLies, kstatusReading, randomSuffix, startOperator, waitForCondition, watchStatuses } from '@domain-operators/e2e-harness';
 import type { OperatorProcess, WatchedVersion } from '@domain-operators/e2e-harness';
 import { coreTypes, getCondition } from '@domain-operators/reconcile';
 import type { Client, ResourceType } from '@domain-operators/reconcile';
@@ -73,6 +73,10 @@ async function createChangeAndWatch(type: ResourceType<Resource>, object: Resour
   expect(generationLies(versions)).toEqual([]);
   expect(versions.some((v) => v.observedGeneration === generation)).toBe(true);
   expect(versions.some((v) => versionCurrentAt(v, generation))).toBe(true);
+  // The real kstatus (Flux, kpt): never Current before the change is applied, InProgress while it is in flight.
+  const reading = await kstatusReading(versions, generation);
+  expect(reading.lies).toEqual([]);
+  expect(reading.inProgress).toBeGreaterThan(0);
   console.info(`${type.kind} ${name}: ${versions.length} version(s) watched; generation ${generation} current in version ${versions.findIndex((v) => versionCurrentAt(v, generation)) + 1}`);
 }
 

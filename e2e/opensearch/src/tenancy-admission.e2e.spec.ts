@@ -6,7 +6,7 @@
 // is admitted with a warning, the operator still refuses it with TenancyViolation, and nothing reaches OpenSearch. The
 // policies are the chart's, rendered by helm; their bindings are narrowed to this run's namespaces so that nothing
 // else on the shared cluster is judged by them.
-import { adminClient, adminKubeconfig, backendsUnderTest, eventually, freshNamespace, installChartAdmission, kubectlApply, randomSuffix, startOperator, waitForCondition } from '@domain-operators/e2e-harness';
+import { adminClient, adminKubeconfig, backendsUnderTest, eventually, freshNamespace, installChartAdmission, kstatusNow, kubectlApply, randomSuffix, startOperator, waitForCondition } from '@domain-operators/e2e-harness';
 import type { Applied, ChartAdmission, OperatorProcess } from '@domain-operators/e2e-harness';
 import { coreTypes, isNotFound } from '@domain-operators/reconcile';
 import type { Client, ResourceType } from '@domain-operators/reconcile';
@@ -218,6 +218,8 @@ describe('OpenSearch tenancy at kubectl apply', () => {
     expect(await conditionMessage(openSearchRoles, tenant, 'grabber', { type: 'Synced', status: 'False', reason: 'TenancyViolation' })).toContain(`indexPermissions[0].indexPatterns[0] "team-b-*" is outside the prefix "${tenant}-"`);
     expect((await os('GET', `/stray-${id}`)).status).toBe(404);
     expect((await os('GET', `${SECURITY}/roles/${tenant}-grabber`)).status).toBe(404);
+    // A refusal that waits for a change: Failed for Flux and kpt at once, not InProgress until their timeout.
+    expect((await kstatusNow(client, [stray, grabber], (o) => (o.kind === 'OpenSearchIndex' ? openSearchIndices : openSearchRoles), 'Failed')).others).toEqual([]);
   });
 
   it('back on [Deny], lets a label change and the deletion of an object admitted under Warn through, and refuses a change of its spec', async () => {

@@ -11,7 +11,7 @@
 // local-path-provisioner, binds it). On an existing cluster, which has no S3 server of ours, the backup examples (and
 // the volume backup's claim) are left out, and so is the replication restored from the S3 one.
 import type { KubernetesObject, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
-import { adminClient, ExampleRun, randomSuffix, startOperator, targetsExistingCluster, waitForCondition } from '@domain-operators/e2e-harness';
+import { adminClient, ExampleRun, kstatusNow, randomSuffix, startOperator, targetsExistingCluster, waitForCondition } from '@domain-operators/e2e-harness';
 import type { OperatorProcess } from '@domain-operators/e2e-harness';
 import { CreateBucketCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { coreTypes, isNotFound, requestFor as request, resourceType } from '@domain-operators/reconcile';
@@ -203,6 +203,12 @@ describe('examples/redis applied for real', () => {
     await Promise.all(resources.map((object) => waitForCondition(client, typeOf(object), request(object), 'Ready', 'True', restores(object) ? 240_000 : 90_000)));
   });
 
+
+  it('kstatus, as Flux and kpt run it, calls every example Current once Ready', async () => {
+    const reading = await kstatusNow(client, resources, typeOf, 'Current');
+    expect(reading.others).toEqual([]);
+    expect(reading.all).toHaveLength(resources.length);
+  });
   it("RedisReplication: the example's members replicate from one primary, each with its claim of the example's size and the example's config", async () => {
     const example = source() as RedisReplication & { spec: { storage: { size: string } } };
     const namespace = example.metadata.namespace ?? '';

@@ -5,7 +5,7 @@
 // Redis client (CONFIG GET, ACL GETUSER, the member Pods).
 import type { V1Pod } from '@kubernetes/client-node';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { adminConnection, generationLies, startOperator, watchStatuses } from '@domain-operators/e2e-harness';
+import { adminConnection, generationLies, kstatusReading, startOperator, watchStatuses } from '@domain-operators/e2e-harness';
 import type { OperatorProcess, WatchedVersion } from '@domain-operators/e2e-harness';
 import type { Condition, ResourceType } from '@domain-operators/reconcile';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -71,6 +71,10 @@ async function changeAndWatch<T extends RedisReplication | RedisUser>(
   expect(generationLies(versions)).toEqual([]);
   expect(versions.some((v) => v.observedGeneration === generation)).toBe(true);
   expect(versions.some((v) => versionCurrentAt(v, generation))).toBe(true);
+  // The real kstatus (Flux, kpt): never Current before the change is applied, InProgress while it is in flight.
+  const reading = await kstatusReading(versions, generation);
+  expect(reading.lies).toEqual([]);
+  expect(reading.inProgress).toBeGreaterThan(0);
   const first = versions.findIndex((v) => versionCurrentAt(v, generation));
   console.info(`${name}: ${versions.length} version(s) watched; generation ${generation} current in version ${first + 1}`);
 }

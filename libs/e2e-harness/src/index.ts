@@ -19,8 +19,8 @@ export type { AdminConnection } from './cluster.ts';
 export { describeConditions, eventually, hasCondition, waitForCondition } from './wait.ts';
 export { eventsOnceSeen } from './events.ts';
 export type { EventsOnceSeenOptions } from './events.ts';
-export { generationLies, watchStatuses } from './status-watch.ts';
-export type { StatusWatch, WatchedVersion } from './status-watch.ts';
+export { generationLies, kstatusReading, readyAtItsGeneration, watchStatuses } from './status-watch.ts';
+export type { KstatusReading, StatusWatch, WatchedVersion } from './status-watch.ts';
 export type { EventuallyOptions, ObjectWithConditions } from './wait.ts';
 export { freePort } from './ports.ts';
 export { OperatorStartError } from './operator-handle.ts';
@@ -59,3 +59,4 @@ export type { ChartAdmission, ChartAdmissionOptions } from './chart-admission.ts
 // kstatus as Flux and kpt run it (cli-utils, built by testenv), for the e2e suites' status checks.
 export { kstatus } from '@domain-operators/testenv';
 export type { KstatusResult, KstatusStatus } from '@domain-operators/testenv';
+export { kstatusNow } from './kstatus-now.ts';

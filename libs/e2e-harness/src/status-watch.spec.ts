@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { WatchedVersion } from './status-watch.ts';
-import { caughtUp, generationLies } from './status-watch.ts';
+import { caughtUp, generationLies, readyAtItsGeneration } from './status-watch.ts';
 
 function version(observedGeneration: number | undefined, conditions: WatchedVersion['conditions']): WatchedVersion {
-  return { name: 'orders', namespace: 'team-a', resourceVersion: '7', generation: 2, observedGeneration, conditions };
+  const object = { apiVersion: 'example.io/v1', kind: 'Widget', metadata: { name: 'orders', namespace: 'team-a', resourceVersion: '7', generation: 2 }, status: { observedGeneration, conditions } };
+  return { name: 'orders', namespace: 'team-a', resourceVersion: '7', generation: 2, observedGeneration, conditions, object };
 }
 
 describe('generationLies', () => {
@@ -32,8 +33,17 @@ describe('generationLies', () => {
   });
 });
 
+describe('readyAtItsGeneration', () => {
+  it('is Ready=True with Ready and observedGeneration both at the generation, nothing less', () => {
+    expect(readyAtItsGeneration(version(2, [{ type: 'Ready', status: 'True', observedGeneration: 2 }]))).toBe(true);
+    expect(readyAtItsGeneration(version(1, [{ type: 'Ready', status: 'True', observedGeneration: 1 }]))).toBe(false);
+    expect(readyAtItsGeneration(version(2, [{ type: 'Ready', status: 'False', observedGeneration: 2 }]))).toBe(false);
+    expect(readyAtItsGeneration(version(undefined, []))).toBe(false);
+  });
+});
+
 describe('caughtUp', () => {
-  const seen = (name: string, resourceVersion: string, namespace = 'team-a'): WatchedVersion => ({ name, namespace, resourceVersion, generation: 1, observedGeneration: 1, conditions: [] });
+  const seen = (name: string, resourceVersion: string, namespace = 'team-a'): WatchedVersion => ({ name, namespace, resourceVersion, generation: 1, observedGeneration: 1, conditions: [], object: { metadata: { name, namespace, resourceVersion } } });
   const listed = (name: string, resourceVersion: string, namespace = 'team-a') => ({ metadata: { name, namespace, resourceVersion } });
 
   it('is true once every listed object was seen at its listed resourceVersion or later, compared as integers', () => {

@@ -1,6 +1,7 @@
 import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
 import type { ResourceType } from '@domain-operators/reconcile';
 import { HttpWatchTransport } from '@domain-operators/reconcile';
+import { kstatus } from '@domain-operators/testenv';
 
 /** One version of an object as a watch delivered it: what kstatus and `kubectl wait` would have judged. */
 export interface WatchedVersion {
@@ -10,6 +11,8 @@ export interface WatchedVersion {
   readonly generation: number | undefined;
   readonly observedGeneration: number | undefined;
   readonly conditions: readonly { readonly type: string; readonly status: string; readonly observedGeneration?: number }[];
+  /** The object as the apiserver sent it, for tools that judge it whole (kstatus). */
+  readonly object: KubernetesObject;
 }
 
 /**
@@ -88,6 +91,41 @@ export function generationLies(versions: readonly WatchedVersion[]): string[] {
 }
 
 /**
+ * True when `version` is current as `kubectl wait --for=condition=Ready` and a careful reader judge it: `Ready=True`
+ * at the object's generation and `status.observedGeneration` at it too. Pure.
+ */
+export function readyAtItsGeneration(version: WatchedVersion): boolean {
+  const ready = version.conditions.find((c) => c.type === 'Ready');
+  return version.generation !== undefined && ready?.status === 'True' && ready.observedGeneration === version.generation && version.observedGeneration === version.generation;
+}
+
+/** What the real kstatus made of a recording: {@link kstatusReading}. */
+export interface KstatusReading {
+  /**
+   * One human line for each version kstatus calls `Current` that is not {@link readyAtItsGeneration} (what would let
+   * Flux or kpt go on before the change is applied). A version with no status at all (just created: the apiserver
+   * takes no status on create) is left out: kstatus calls every such object Current, and no status can change that.
+   */
+  readonly lies: readonly string[];
+  /** How many versions at `generation` kstatus called `InProgress`: the change in flight, as Flux saw it. */
+  readonly inProgress: number;
+}
+
+/** Runs the real kstatus over every recorded version; see {@link KstatusReading}. */
+export async function kstatusReading(versions: readonly WatchedVersion[], generation: number): Promise<KstatusReading> {
+  const verdicts = await kstatus(versions.map((v) => v.object));
+  const inProgress = versions.filter((v, i) => v.generation === generation && verdicts[i]?.status === 'InProgress').length;
+  const lies = versions.flatMap((v, i) => {
+    const verdict = verdicts[i];
+    const unwritten = v.observedGeneration === undefined && v.conditions.length === 0;
+    if (verdict?.status !== 'Current' || unwritten || readyAtItsGeneration(v)) return [];
+    const where = v.namespace === undefined ? v.name : `${v.namespace}/${v.name}`;
+    return [`${where} at resourceVersion ${v.resourceVersion ?? '?'} (generation ${v.generation ?? '?'}): kstatus says Current, but ${v.conditions.map((c) => `${c.type}=${c.status}@${c.observedGeneration ?? '-'}`).join(', ')}`];
+  });
+  return { lies, inProgress };
+}
+
+/**
  * True when `seen` holds each of `listed` at its listed resourceVersion or a later one (resourceVersions compared
  * as the integers etcd gives, as the runtime does). Pure.
  */
@@ -117,5 +155,6 @@ function versionOf(object: KubernetesObject): WatchedVersion {
     generation: object.metadata?.generation,
     observedGeneration: typeof status?.observedGeneration === 'number' ? status.observedGeneration : undefined,
     conditions: conditions.map((c) => ({ type: c.type, status: c.status, ...(c.observedGeneration !== undefined && { observedGeneration: c.observedGeneration }) })),
+    object,
   };
 }
