@@ -208,6 +208,25 @@ describe('planned switchover (#19)', () => {
     }
   }, 240_000);
 
+  it('minReplicasToWrite 1: Ready only once the primary takes writes; the first write right after Ready, after a switchover, is accepted (never NOREPLICAS)', async () => {
+    const { replicas } = await converged();
+    const target = replicas[0]?.metadata?.name ?? '';
+    await annotate(target);
+    // As `kubectl wait --for=condition=Ready` polls: the first read with Ready=True at the generation and the new primary.
+    const waitedOn = new Set<string>();
+    const ready = await eventually(async () => {
+      const rr = await getReplication(c, ns, NAME);
+      const condition = rr.status?.conditions?.find((x) => x.type === 'Ready');
+      if (condition?.status === 'False') waitedOn.add(condition.reason);
+      return readyAtGeneration(rr) && rr.status?.primary === target ? rr : undefined;
+    }, 60_000, `Ready with ${target} as the primary`);
+    const pod = podNamed(await memberPods(c, ns, NAME), ready.status?.primary ?? '');
+    const answer = await trySet(pod.status?.podIP ?? '', 'after-ready', '1');
+    console.info(`first write to ${target} right after Ready: ${answer}; Ready=False reasons seen on the way: ${[...waitedOn].join(', ') || 'none'}`);
+    expect(answer).toBe('OK');
+    await switchoverReported('SwitchoverCompleted');
+  }, 180_000);
+
   it('a request for a Pod that is not a member is refused with MemberNotFound, the annotation removed and nothing moved', async () => {
     const { primary } = await converged();
     await annotate(`${NAME}-9`);

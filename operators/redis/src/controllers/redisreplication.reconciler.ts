@@ -32,6 +32,7 @@ import {
 import type { StatefulSetInput } from '../redis/manifests.ts';
 import { decideTopology, INITIAL_MEMORY } from '../redis/topology.ts';
 import type { FailoverSettings, TopologyDecision, TopologyMemory } from '../redis/topology.ts';
+import type { MemberInfo } from '../redis/info.ts';
 import { CONDITION_TYPES } from '../redis/types.ts';
 import { applyIfChanged, canonicalJson } from './apply.ts';
 import { AppliedMemory } from './applied-memory.ts';
@@ -42,7 +43,8 @@ import { incarnationOf, isPodReady, memberPods, PODS_BY_REPLICATION } from './me
 import { addressesOf, observeMembers } from './observe.ts';
 import type { ObservedMember } from './observe.ts';
 import { PodLabeler } from './pod-labeler.ts';
-import { REPLICATION_REASONS, replicationConditions, requeueDelayMs } from './replication-status.ts';
+import { goodReplicas, REPLICATION_REASONS, replicationConditions, requeueDelayMs } from './replication-status.ts';
+import type { FencingFacts } from './replication-status.ts';
 import { restoreFailureOf } from './restore-progress.ts';
 import { restoringPods } from '../agent/restore-plan.ts';
 import { doneRestoreMount, resolveRestore, restorePending } from './restore-source.ts';
@@ -101,6 +103,17 @@ const SWITCHOVER_FENCE_MS = 10_000;
 /** `spec.failover`'s write fencing with the schema's defaults (off, 10 s). */
 function writeFencing(rr: RedisReplication): WriteFencing {
   return { minReplicasToWrite: rr.spec.failover?.minReplicasToWrite ?? 0, maxLagSeconds: rr.spec.failover?.minReplicasMaxLagSeconds ?? 10 };
+}
+
+/**
+ * Write fencing and the good replicas the primary reported in this reconcile's observation (`undefined` info when it
+ * did not answer, or when this reconcile changed the topology and the observation is older than the change); `undefined`
+ * when fencing is off.
+ */
+function fencingFacts(rr: RedisReplication, primaryInfo: MemberInfo | undefined): FencingFacts | undefined {
+  const { minReplicasToWrite, maxLagSeconds } = writeFencing(rr);
+  if (minReplicasToWrite <= 0) return undefined;
+  return { required: minReplicasToWrite, maxLagSeconds, good: goodReplicas(primaryInfo, maxLagSeconds) };
 }
 
 function failoverSettings(rr: RedisReplication): FailoverSettings {
@@ -261,8 +274,9 @@ export class RedisReplicationReconciler implements Reconciler<RedisReplication> 
     const outdated = outdatedMembers(updateRevision, inRange.map((m) => m.member));
     const surplus = observed.filter((m) => m.ordinal >= desired).map((m) => m.pod);
     const unready = inRange.filter((m) => !isPodReady(m.member.pod)).map((m) => m.pod);
+    const fencing = fencingFacts(rr, decision.actions.length === 0 ? inRange.find((m) => m.pod === decision.primary)?.info : undefined);
     const conditions = [
-      ...replicationConditions(decision, { members: inRange.length, desired, problems: liveProblems, outdated, surplus, unready, ...(refusal !== undefined && { refusal }) }),
+      ...replicationConditions(decision, { members: inRange.length, desired, problems: liveProblems, outdated, surplus, unready, ...(refusal !== undefined && { refusal }), ...(fencing !== undefined && { fencing }) }),
       ...this.#switchoverCondition(rr),
     ];
     const lastFailoverTime = decision.failoverStarted ? rfc3339(this.#deps.now?.() ?? new Date()) : rr.status?.lastFailoverTime;

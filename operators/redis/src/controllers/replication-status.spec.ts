@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { TopologyCondition } from '../redis/topology.ts';
 import { INITIAL_MEMORY } from '../redis/topology.ts';
-import { refusalMessage, replicationConditions, requeueDelayMs } from './replication-status.ts';
+import type { MemberInfo } from '../redis/info.ts';
+import { goodReplicas, refusalMessage, replicationConditions, requeueDelayMs } from './replication-status.ts';
 
 const readyTrue: TopologyCondition = { type: 'Ready', status: 'True', reason: 'TopologyConverged', message: 'ok' };
 const primaryDown: TopologyCondition = { type: 'Ready', status: 'False', reason: 'PrimaryUnavailable', message: 'down' };
@@ -97,3 +98,30 @@ describe('requeueDelayMs', () => {
     expect(requeueDelayMs({ ...steady, memory: { ...INITIAL_MEMORY, failover: { from: 'a', to: 'b', startedAt: 0 } } }, counts)).toBe(1_000);
   });
 });
+
+describe('replicationConditions with write fencing (minReplicasToWrite)', () => {
+  const primary = (replicas: { state: string; lag: number }[]): MemberInfo => ({
+    keys: 0,
+    replication: { role: 'primary', offset: 100, replid: 'r', replicas: replicas.map((r, i) => ({ ip: `10.0.0.${i + 11}`, port: 6379, offset: 100, ...r })) },
+  });
+
+  it('counts the replicas Redis counts: online and acknowledged within the lag', () => {
+    expect(goodReplicas(primary([{ state: 'online', lag: 0 }, { state: 'online', lag: 3 }, { state: 'wait_bgsave', lag: 0 }]), 2)).toBe(1);
+    expect(goodReplicas(primary([{ state: 'online', lag: 2 }]), 2)).toBe(1);
+    expect(goodReplicas(primary([]), 2)).toBe(0);
+    expect(goodReplicas(undefined, 2)).toBeUndefined();
+    expect(goodReplicas({ keys: 0, replication: { role: 'replica', primaryHost: 'h', primaryPort: 6379, linkUp: true, syncInProgress: false, offset: 1, replid: 'r' } }, 2)).toBeUndefined();
+  });
+
+  it('is not Ready (WritesFenced) while the primary has fewer good replicas than it needs, or did not report them', () => {
+    const fenced = replicationConditions({ conditions: [readyTrue] }, { members: 3, desired: 3, problems: [], fencing: { required: 1, maxLagSeconds: 2, good: 0 } })[0];
+    expect(fenced).toMatchObject({ status: 'False', reason: 'WritesFenced' });
+    expect(fenced?.message).toContain('the primary has 0 good replica(s), and spec.failover.minReplicasToWrite is 1');
+    expect(replicationConditions({ conditions: [readyTrue] }, { members: 3, desired: 3, problems: [], fencing: { required: 1, maxLagSeconds: 2, good: undefined } })[0]).toMatchObject({ reason: 'WritesFenced' });
+    expect(replicationConditions({ conditions: [readyTrue] }, { members: 3, desired: 3, problems: [], fencing: { required: 2, maxLagSeconds: 2, good: 2 } })).toEqual([readyTrue]);
+    // A more specific reason wins, and a topology that is not Ready keeps its own.
+    expect(replicationConditions({ conditions: [readyTrue] }, { members: 3, desired: 3, problems: [], unready: ['cache-2'], fencing: { required: 1, maxLagSeconds: 2, good: 0 } })[0]).toMatchObject({ reason: 'MembersNotReady' });
+    expect(replicationConditions({ conditions: [primaryDown] }, { members: 3, desired: 3, problems: [], fencing: { required: 1, maxLagSeconds: 2, good: 0 } })[0]).toMatchObject({ reason: 'PrimaryUnavailable' });
+  });
+});
+

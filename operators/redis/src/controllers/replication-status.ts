@@ -6,6 +6,7 @@ import { MEMBER_REASONS } from '../redis/errors.ts';
 import type { TopologyDecision } from '../redis/topology.ts';
 import { TOPOLOGY_REASONS } from '../redis/topology.ts';
 import { CONDITION_TYPES } from '../redis/types.ts';
+import type { MemberInfo } from '../redis/info.ts';
 import type { MemberRefusal } from './member-refusal.ts';
 
 /** `Ready` reasons this module sets over the topology's (the refusal reasons are in `member-refusal.ts`). */
@@ -25,7 +26,31 @@ export const REPLICATION_REASONS = {
    * answering it): the Services, which route by Pod readiness, do not send clients to them yet.
    */
   membersNotReady: 'MembersNotReady',
+  /**
+   * Write fencing is on (`spec.failover.minReplicasToWrite`) and the primary has fewer good replicas (linked, acking
+   * within `minReplicasMaxLagSeconds`) than it needs: it answers writes with `NOREPLICAS`.
+   */
+  writesFenced: 'WritesFenced',
 } as const;
+
+/** Write fencing as the primary applies it: how many good replicas it needs and how many it has. */
+export interface FencingFacts {
+  /** `spec.failover.minReplicasToWrite` (> 0: fencing is on). */
+  readonly required: number;
+  /** `spec.failover.minReplicasMaxLagSeconds`. */
+  readonly maxLagSeconds: number;
+  /** Replicas the primary lists as `online` with `lag` at most `maxLagSeconds`; undefined when the primary did not answer. */
+  readonly good: number | undefined;
+}
+
+/**
+ * The replicas that count for Redis' `min-replicas-to-write` in what a primary reported: `state=online` and `lag`
+ * (seconds since its last acknowledgement) at most `maxLagSeconds`, as Redis counts its good replicas. Pure.
+ */
+export function goodReplicas(info: MemberInfo | undefined, maxLagSeconds: number): number | undefined {
+  if (info?.replication.role !== 'primary') return undefined;
+  return info.replication.replicas.filter((r) => r.state === 'online' && r.lag <= maxLagSeconds).length;
+}
 
 /** Longest condition message taken from the apiserver (as the external-resource reconciler cuts its messages). */
 const MAX_MESSAGE = 1024;
@@ -45,6 +70,8 @@ export interface ReplicationFacts {
   readonly surplus?: readonly string[];
   /** Member Pods within `spec.replicas` whose Pod is not Ready (see `MembersNotReady`); default none. */
   readonly unready?: readonly string[];
+  /** Write fencing and the primary's good replicas, when fencing is on (see `WritesFenced`); default off. */
+  readonly fencing?: FencingFacts;
 }
 
 /**
@@ -53,8 +80,9 @@ export interface ReplicationFacts {
  * over the topology's own `Ready` reason, since it is why the topology is short; `Degraded` and
  * `FailoverInProgress` still tell the topology), when members are still missing (`MembersPending`), when members
  * still run an older Pod template (`RolloutInProgress`), when members above `spec.replicas` still exist
- * (`ScalingDown`) or when member Pods are not Ready yet (`MembersNotReady`: a client that waited for `Ready` must
- * reach every member through the Services, which route by Pod readiness). So `Ready=True` at a generation means
+ * (`ScalingDown`), when member Pods are not Ready yet (`MembersNotReady`: a client that waited for `Ready` must
+ * reach every member through the Services, which route by Pod readiness) or when write fencing is on and the primary
+ * has fewer good replicas than it needs (`WritesFenced`: it would answer the first write with NOREPLICAS). So `Ready=True` at a generation means
  * that generation is applied on every member: `Ready=True` with `observedGeneration` at a new generation is never
  * written while its members do not have it yet. Pure.
  */
@@ -77,7 +105,14 @@ export function replicationConditions(decision: Pick<TopologyDecision, 'conditio
   else if (ready && outdated.length > 0) notReady(REPLICATION_REASONS.rolloutInProgress, `${outdated.length} of ${facts.desired} members do not run the current Pod template yet: ${outdated.join(', ')}`);
   else if (ready && surplus.length > 0) notReady(REPLICATION_REASONS.scalingDown, `${surplus.join(', ')} above spec.replicas (${facts.desired}) still exist`);
   else if (ready && unready.length > 0) notReady(REPLICATION_REASONS.membersNotReady, `${unready.join(', ')} not Ready yet: their readiness probe (PING as the replication user) has not had PONG, they are loading or not answering it`);
+  else if (ready && facts.fencing !== undefined && (facts.fencing.good ?? 0) < facts.fencing.required) notReady(REPLICATION_REASONS.writesFenced, fencedMessage(facts.fencing));
   return conditions;
+}
+
+/** Why the primary refuses writes, in Redis' terms and the spec's. Pure. */
+function fencedMessage(fencing: FencingFacts): string {
+  const seen = fencing.good === undefined ? 'the primary did not report its replicas' : `the primary has ${fencing.good} good replica(s)`;
+  return `${seen}, and spec.failover.minReplicasToWrite is ${fencing.required} (a good replica is linked and acknowledged within minReplicasMaxLagSeconds, ${fencing.maxLagSeconds} s): writes are refused with NOREPLICAS until enough replicas are linked`;
 }
 
 /**
