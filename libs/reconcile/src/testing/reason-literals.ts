@@ -4,8 +4,11 @@ import { ConnectionReasons } from '../connection/connection-reasons.ts';
 import { READY_CONDITION, SYNCED_CONDITION } from '../core/conditions.ts';
 import { Reasons } from '../core/reasons.ts';
 
-/** Reasons retired in 0.2 for {@link Reasons.notAuthorized}; no production code may write them again. */
-const RETIRED = ['Forbidden', 'NoPermission'] as const;
+/**
+ * Reasons retired for the runtime's: in 0.2 for {@link Reasons.notAuthorized}, and for {@link Reasons.secretNotFound}
+ * (issue #29); no production code may write them again.
+ */
+const RETIRED = ['Forbidden', 'NoPermission', 'InvalidSecret', 'CredentialsNotFound', 'AuthSecretNotFound'] as const;
 
 /**
  * Words that are also something else in the code (an ownership value, a store change type, a Kubernetes Status

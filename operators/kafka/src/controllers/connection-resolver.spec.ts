@@ -81,6 +81,6 @@ describe('ConnectionResolver', () => {
     const missing = setup({ connections: [conn] });
     await expect(missing.resolver.clients(conn)).rejects.toMatchObject({ reason: 'SecretNotFound' });
     const noKey = setup({ connections: [conn], secrets: [secret('login', { username: 'admin' })] });
-    await expect(noKey.resolver.clients(conn)).rejects.toMatchObject({ reason: 'InvalidSecret', message: expect.not.stringContaining('one') as unknown });
+    await expect(noKey.resolver.clients(conn)).rejects.toMatchObject({ reason: 'SecretNotFound', message: expect.not.stringContaining('one') as unknown });
   });
 });

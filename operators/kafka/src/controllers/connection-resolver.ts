@@ -1,5 +1,5 @@
 import type { V1Namespace } from '@kubernetes/client-node';
-import { ConnectionLookup, connectionVersion, NamespaceAdmission, Reasons, secretValue, TerminalError } from '@domain-operators/reconcile';
+import { ConnectionLookup, connectionVersion, DependencyError, NamespaceAdmission, Reasons, secretValue, TerminalError } from '@domain-operators/reconcile';
 import type { SecretSource, StoreSource } from '@domain-operators/reconcile';
 import type { KafkaConnection } from '../api/v1alpha1/index.ts';
 import type { KafkaConnectionOptions } from '../kafka/connection.ts';
@@ -17,7 +17,7 @@ export interface ConnectionResolverDeps {
 }
 
 /** Reasons of a connection that is known not to work, copied onto its topics and users without asking Kafka. */
-const BLOCKING_REASONS = [KafkaReasons.unavailable, Reasons.authenticationFailed, Reasons.secretNotFound, KafkaReasons.invalidSecret, Reasons.invalidSpec];
+const BLOCKING_REASONS = [KafkaReasons.unavailable, Reasons.authenticationFailed, Reasons.secretNotFound, Reasons.invalidSpec];
 
 /**
  * What a KafkaTopic or KafkaUser needs from its KafkaConnection, on the runtime's connection module: the connection
@@ -80,14 +80,14 @@ export class ConnectionResolver {
         const password = secretValue(saslSecret, saslRef.passwordKey);
         if (username === undefined || password === undefined) {
           const missing = username === undefined ? saslRef.usernameKey : saslRef.passwordKey;
-          throw new TerminalError(`Secret ${saslRef.namespace}/${saslRef.name} of KafkaConnection "${name}" has no key "${missing}"`, KafkaReasons.invalidSecret);
+          throw new DependencyError(Reasons.secretNotFound, `Secret ${saslRef.namespace}/${saslRef.name} of KafkaConnection "${name}" has no key "${missing}"`);
         }
         options.sasl = { mechanism: spec.sasl.mechanism, username, password };
       }
       if (spec.tls?.enabled === true) {
         const ca = caRef !== undefined && caSecret !== undefined ? secretValue(caSecret, caRef.key) : undefined;
         if (caRef !== undefined && ca === undefined) {
-          throw new TerminalError(`Secret ${caRef.namespace}/${caRef.name} of KafkaConnection "${name}" has no key "${caRef.key}"`, KafkaReasons.invalidSecret);
+          throw new DependencyError(Reasons.secretNotFound, `Secret ${caRef.namespace}/${caRef.name} of KafkaConnection "${name}" has no key "${caRef.key}"`);
         }
         options.tls = { ...(ca !== undefined && { ca }), ...(spec.tls.insecureSkipVerify === true && { insecureSkipVerify: true }) };
       }

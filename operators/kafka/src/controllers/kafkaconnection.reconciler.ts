@@ -27,7 +27,7 @@ export interface KafkaConnectionReconcilerOptions {
  * Kafka's part of the connection check: the `namePrefix` template must be usable (`InvalidSpec` otherwise), then the
  * connection's Secrets are read and Kafka is asked for the cluster through the shared clients (the same ones its
  * topics and users use; the fresh answer also refreshes their cached cluster id). Failures are thrown with their
- * reason: `KafkaUnavailable`, `AuthenticationFailed`, `NotAuthorized`, `SecretNotFound`, `InvalidSecret` (the
+ * reason: `KafkaUnavailable`, `AuthenticationFailed`, `NotAuthorized`, `SecretNotFound` (the
  * runtime's reconciler writes them). A cluster id other than the one in `status.clusterId` is `ClusterReplaced`
  * ({@link connectionHealth}); a failed check leaves `status.clusterId` as it was, so a cluster replaced while it was
  * unreachable is still noticed when it answers.

@@ -1,9 +1,8 @@
 import type { V1Namespace, V1Secret } from '@kubernetes/client-node';
-import { connectionClaimIndex, connectionExternalName, coreTypes, ensureSecret, errorFields, ExternalResourceReconciler, generatePassword, isControlledBy, Reasons, secretValue, TerminalError } from '@domain-operators/reconcile';
+import { connectionClaimIndex, connectionExternalName, coreTypes, ensureSecret, errorFields, ExternalResourceReconciler, generatePassword, DependencyError, isControlledBy, Reasons, secretValue, TerminalError } from '@domain-operators/reconcile';
 import type { Client, Informer, ReconcileContext, Reconciler, Recorder, Request, Result, SecretSource } from '@domain-operators/reconcile';
 import { GROUP, kafkaUsers } from '../api/v1alpha1/index.ts';
 import type { KafkaConnection, KafkaUser } from '../api/v1alpha1/index.ts';
-import { KafkaReasons } from '../kafka/reasons.ts';
 import { effectiveUserQuotas } from '../kafka/quota-policy.ts';
 import { checkAclRules, resolveKafkaName, tenancyError } from '../kafka/tenancy.ts';
 import type { KafkaAclRule, KafkaUserQuotas } from '../kafka/types.ts';
@@ -149,7 +148,7 @@ export class KafkaUserReconciler implements Reconciler<KafkaUser> {
       throw new TerminalError(`Secret ${namespace}/${name} exists and does not belong to this KafkaUser; set authentication.passwordSecretRef to use it`, Reasons.secretConflict);
     }
     const password = secretValue(secret, key);
-    if (password === undefined || password === '') throw new TerminalError(`Secret ${namespace}/${name} has no key "${key}" (or it is empty)`, KafkaReasons.invalidSecret);
+    if (password === undefined || password === '') throw new DependencyError(Reasons.secretNotFound, `Secret ${namespace}/${name} has no key "${key}" (or it is empty)`);
     return password;
   }
 

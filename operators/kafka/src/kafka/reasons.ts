@@ -19,8 +19,7 @@ export const KafkaReasons = {
   clusterReplaced: 'ClusterReplaced',
 
   // A KafkaConnection that cannot work as written.
-  /** A Secret a KafkaConnection or KafkaUser names lacks a key, or it is empty. */
-  invalidSecret: 'InvalidSecret',
+  
   /** A KafkaConnection's tenancy prefix template is invalid, seen by a dependent. */
   invalidConnection: 'InvalidConnection',
 

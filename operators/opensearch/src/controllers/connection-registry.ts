@@ -17,7 +17,7 @@ import { OpenSearchReasons } from '../opensearch/reasons.ts';
 import { tenancyError, tenancyFor } from '../opensearch/tenancy.ts';
 
 /** The `Ready=False` reasons of a connection that does not work: its dependents fail with them without asking OpenSearch. */
-const BLOCKING_REASONS = [OpenSearchReasons.unavailable, Reasons.authenticationFailed, OpenSearchReasons.credentialsNotFound, Reasons.secretNotFound];
+const BLOCKING_REASONS = [OpenSearchReasons.unavailable, Reasons.authenticationFailed, Reasons.secretNotFound];
 
 /** What the reconcilers need to know about connections. Reads caches, and a connection's Secrets by name. */
 export interface Connections {
@@ -89,13 +89,13 @@ export class ConnectionRegistry implements Connections {
     const { credentialsSecretRef: ref, urls, tls } = connection.spec;
     const caRef = tls?.caSecretRef;
     const [credentials, caSecret] = await Promise.all([
-      this.#secret(ref.namespace, ref.name, OpenSearchReasons.credentialsNotFound),
-      caRef === undefined ? Promise.resolve(undefined) : this.#secret(caRef.namespace, caRef.name, Reasons.secretNotFound),
+      this.#secret(ref.namespace, ref.name),
+      caRef === undefined ? Promise.resolve(undefined) : this.#secret(caRef.namespace, caRef.name),
     ]);
     return this.#clients.get(name, connectionVersion(connection, [credentials, caSecret]), () => {
-      const username = requiredValue(credentials, ref.usernameKey, OpenSearchReasons.credentialsNotFound);
-      const password = requiredValue(credentials, ref.passwordKey, OpenSearchReasons.credentialsNotFound);
-      const caPem = caRef === undefined || caSecret === undefined ? undefined : requiredValue(caSecret, caRef.key, Reasons.secretNotFound);
+      const username = requiredValue(credentials, ref.usernameKey);
+      const password = requiredValue(credentials, ref.passwordKey);
+      const caPem = caRef === undefined || caSecret === undefined ? undefined : requiredValue(caSecret, caRef.key);
       const requests = this.#deps.requests;
       const connect = this.#deps.connect ?? ((options: OpenSearchConnectOptions) => OpenSearchHttpApi.connect(options, requests === undefined ? {} : { requests }));
       return connect({
@@ -128,18 +128,18 @@ export class ConnectionRegistry implements Connections {
     await this.#clients.close();
   }
 
-  async #secret(namespace: string, name: string, reason: string): Promise<V1Secret> {
+  async #secret(namespace: string, name: string): Promise<V1Secret> {
     const secret = await this.#deps.secrets.get(namespace, name);
-    if (secret === undefined) throw new DependencyError(reason, `Secret ${namespace}/${name} does not exist`);
+    if (secret === undefined) throw new DependencyError(Reasons.secretNotFound, `Secret ${namespace}/${name} does not exist`);
     return secret;
   }
 }
 
 /** The value of `key` in a Secret (the runtime's `secretValue`); a {@link DependencyError} naming the key when it is absent or empty. */
-function requiredValue(secret: V1Secret, key: string, reason: string): string {
+function requiredValue(secret: V1Secret, key: string): string {
   const value = secretValue(secret, key);
   if (value === undefined || value === '') {
-    throw new DependencyError(reason, `Secret ${secret.metadata?.namespace ?? ''}/${secret.metadata?.name ?? ''} has no key ${key}`);
+    throw new DependencyError(Reasons.secretNotFound, `Secret ${secret.metadata?.namespace ?? ''}/${secret.metadata?.name ?? ''} has no key ${key}`);
   }
   return value;
 }

@@ -2,7 +2,7 @@
  * `OpenSearchConnection`: the runtime's `ConnectionReconciler` over OpenSearch's check of the cluster (version, name,
  * health, security plugin) with the connection's credentials. `Ready` with reason `Connected`, or False with
  * `OpenSearchUnavailable` (unreachable, no answer within the probe timeout, red), `AuthenticationFailed`, `NotAuthorized`,
- * `CredentialsNotFound`, `SecretNotFound`. Rechecked every 30 s (annotation
+ * `SecretNotFound` (the login Secret, a key in it, or the CA). Rechecked every 30 s (annotation
  * `opensearch.domain-operators.io/health-check-interval` overrides it), every 10 s while it fails, so recovery needs nobody.
  */
 import type { Client, ConnectionCheck, ConnectionHealth, Controller, InformerSource, Recorder } from '@domain-operators/reconcile';

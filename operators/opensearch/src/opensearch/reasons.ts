@@ -16,8 +16,6 @@ export const OpenSearchReasons = {
   dependencyNotReady: 'DependencyNotReady',
 
   // What a resource names that is missing.
-  /** The OpenSearchConnection's credentials Secret (or a key in it) is missing. */
-  credentialsNotFound: 'CredentialsNotFound',
   /** The OpenSearchRole a role binding names is not cached. Retried. */
   roleNotFound: 'RoleNotFound',
 

@@ -3,7 +3,7 @@
  * user's password, status.
  */
 import type { V1ConfigMap, V1Pod, V1PodDisruptionBudget, V1Secret, V1Service, V1StatefulSet } from '@kubernetes/client-node';
-import { ensureSecret, generatePassword, isNotFound, isTerminalError, objectKey, patchStatusIfChanged, requestFor, requestKey, Result, rfc3339, secretValue, stalled, storeSecrets, TerminalError } from '@domain-operators/reconcile';
+import { ensureSecret, generatePassword, ReasonedError, Reasons, isNotFound, isTerminalError, objectKey, patchStatusIfChanged, requestFor, requestKey, Result, rfc3339, secretValue, stalled, storeSecrets, TerminalError } from '@domain-operators/reconcile';
 import type { Client, Clock, ConditionUpdate, EnsureSecretDeps, ObjectReader, Progress, ReconcileContext, Reconciler, Recorder, Request, SecretSource, Store } from '@domain-operators/reconcile';
 import { MANAGED_CONFIG_KEYS, redisBackups, redisReplications } from '../api/v1alpha1/index.ts';
 import type { RedisBackup, RedisReplication, RedisUser } from '../api/v1alpha1/index.ts';
@@ -136,7 +136,7 @@ function failoverSettings(rr: RedisReplication): FailoverSettings {
  * `FailoverInProgress`) at the current generation, so `observedGeneration` follows; `Ready=True` then means the
  * generation is applied on every member (live config set, every member on the current Pod template, none missing or
  * left over; see `replicationConditions`). A spec the operator refuses before it looks at the members
- * (`InvalidConfig` for a managed key, `AuthSecretNotFound`) writes `Ready=False` alone: the topology conditions
+ * (`InvalidConfig` for a managed key, `SecretNotFound`) writes `Ready=False` alone: the topology conditions
  * still describe the generation they were computed at, so `observedGeneration` stays behind on purpose (the
  * generation is not applied, and nothing about the members at it is known).
  */
@@ -191,8 +191,10 @@ export class RedisReplicationReconciler implements Reconciler<RedisReplication> 
     const defaultPassword = await this.#defaultPassword(rr, ctx.signal);
     if (defaultPassword === undefined) {
       const ref = rr.spec.auth?.secretRef;
-      await this.#writeStatus(rr, [condition(CONDITION_TYPES.ready, false, REPLICATION_REASONS.authSecretNotFound, `Secret ${ref?.name ?? ''} has no key ${ref?.key ?? 'password'}`)], {});
-      return Result.done(); // the Secret watch wakes us
+      const message = `Secret ${ref?.name ?? ''} has no key ${ref?.key ?? 'password'}`;
+      await this.#writeStatus(rr, [condition(CONDITION_TYPES.ready, false, Reasons.secretNotFound, message)], {});
+      // The one rule of a missing Secret: retried with backoff (and the Secret watch wakes us when it appears).
+      throw new ReasonedError(Reasons.secretNotFound, message);
     }
     let restore: PendingRestore | undefined;
     if (restorePending(rr)) {

@@ -12,8 +12,6 @@ import type { MemberRefusal } from './member-refusal.ts';
 /** `Ready` reasons this module sets over the topology's (the refusal reasons are in `member-refusal.ts`). */
 export const REPLICATION_REASONS = {
   invalidConfig: MEMBER_REASONS.invalidConfig,
-  /** `auth.secretRef` names a Secret or key that does not exist. */
-  authSecretNotFound: 'AuthSecretNotFound',
   membersPending: 'MembersPending',
   /** Members still run an older Pod template: a change of image, resources or static config is not applied yet. */
   rolloutInProgress: 'RolloutInProgress',
