@@ -278,10 +278,20 @@ describe.skipIf(targetsExistingCluster())('write fencing (#19)', () => {
       console.info(`primary ${primary.metadata?.name ?? ''} with both replicas stopped: ${refused}`);
       expect(refused).toMatch(/^NOREPLICAS/);
       expect((await info(primary)).get('role')).toBe('master');
+      // Never Ready while the primary refuses writes: here the frozen replicas do not answer the operator either
+      // (MemberUnreachable); replicas that answer but do not acknowledge give WritesFenced (unit-tested).
+      const fenced = await eventually(async () => {
+        const ready = (await getReplication(c, ns, NAME)).status?.conditions?.find((x) => x.type === 'Ready');
+        return ready?.status === 'False' ? ready : undefined;
+      }, 10_000, 'Ready=False while the primary refuses writes');
+      console.info(`Ready=False while writes are refused: ${fenced.reason}: ${fenced.message}`);
+      expect(['WritesFenced', 'MemberUnreachable']).toContain(fenced.reason);
     } finally {
       for (const resume of resumes) resume();
     }
-    await eventually(async () => (await trySet(host, 'fence:after-resume', '1')) === 'OK', 30_000, 'writes accepted again');
+    // Ready again only once the primary takes writes: the first write right after Ready is accepted.
+    await eventually(async () => readyAtGeneration(await getReplication(c, ns, NAME)), 60_000, 'Ready again after the replicas resumed');
+    expect(await trySet(host, 'fence:after-resume', '1')).toBe('OK');
   }, 180_000);
 
   it('minReplicasToWrite 1: a frozen-then-resumed old primary refuses a write to its own Pod IP and rejoins as a replica without it', async () => {
