@@ -100,9 +100,15 @@ describe('requeueDelayMs', () => {
 });
 
 describe('replicationConditions with write fencing (minReplicasToWrite)', () => {
-  const primary = (replicas: { state: string; lag: number }[]): MemberInfo => ({
+  const primary = (replicas: { state: string; lag: number }[], redisCount?: number): MemberInfo => ({
     keys: 0,
-    replication: { role: 'primary', offset: 100, replid: 'r', replicas: replicas.map((r, i) => ({ ip: `10.0.0.${i + 11}`, port: 6379, offset: 100, ...r })) },
+    replication: {
+      role: 'primary',
+      offset: 100,
+      replid: 'r',
+      replicas: replicas.map((r, i) => ({ ip: `10.0.0.${i + 11}`, port: 6379, offset: 100, ...r })),
+      ...(redisCount !== undefined && { goodReplicas: redisCount }),
+    },
   });
 
   it('counts the replicas Redis counts: online and acknowledged within the lag', () => {
@@ -110,6 +116,10 @@ describe('replicationConditions with write fencing (minReplicasToWrite)', () => 
     expect(goodReplicas(primary([{ state: 'online', lag: 2 }]), 2)).toBe(1);
     expect(goodReplicas(primary([]), 2)).toBe(0);
     expect(goodReplicas(undefined, 2)).toBeUndefined();
+    // Right after a stopped replica resumes it acks at once (lag 0) while Redis' own count, refreshed once a second, is still 0.
+    expect(goodReplicas(primary([{ state: 'online', lag: 0 }], 0), 2)).toBe(0);
+    expect(goodReplicas(primary([{ state: 'online', lag: 0 }], 1), 2)).toBe(1);
+    expect(goodReplicas(primary([{ state: 'online', lag: 5 }], 1), 2)).toBe(0);
     expect(goodReplicas({ keys: 0, replication: { role: 'replica', primaryHost: 'h', primaryPort: 6379, linkUp: true, syncInProgress: false, offset: 1, replid: 'r' } }, 2)).toBeUndefined();
   });
 

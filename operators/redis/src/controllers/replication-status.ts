@@ -42,12 +42,16 @@ export interface FencingFacts {
 }
 
 /**
- * The replicas that count for Redis' `min-replicas-to-write` in what a primary reported: `state=online` and `lag`
- * (seconds since its last acknowledgement) at most `maxLagSeconds`, as Redis counts its good replicas. Pure.
+ * The replicas that count for Redis' `min-replicas-to-write` in what a primary reported: those listed `state=online`
+ * with `lag` (seconds since their last acknowledgement) at most `maxLagSeconds`, and never more than Redis' own
+ * `min_slaves_good_slaves` when it reports one. Redis refreshes that count once a second, so right after replicas
+ * resume the list already shows them acking while Redis still refuses writes; the smaller of the two is what a write
+ * meets. Pure.
  */
 export function goodReplicas(info: MemberInfo | undefined, maxLagSeconds: number): number | undefined {
   if (info?.replication.role !== 'primary') return undefined;
-  return info.replication.replicas.filter((r) => r.state === 'online' && r.lag <= maxLagSeconds).length;
+  const listed = info.replication.replicas.filter((r) => r.state === 'online' && r.lag <= maxLagSeconds).length;
+  return Math.min(listed, info.replication.goodReplicas ?? listed);
 }
 
 /** Longest condition message taken from the apiserver (as the external-resource reconciler cuts its messages). */

@@ -26,6 +26,13 @@ describe('parseReplicationInfo', () => {
     ]);
   });
 
+  it("reads Redis' own good-replica count when write fencing is on, even while it trails the replicas' lag", () => {
+    // Captured with min-replicas-to-write 1 / min-replicas-max-lag 2, within a second of SIGCONT to a stopped replica.
+    const info = parseReplicationInfo(fixture('primary-fenced-replica-resumed.txt'));
+    expect(info).toMatchObject({ role: 'primary', goodReplicas: 0, replicas: [{ port: 7302, state: 'online', lag: 0 }] });
+    expect(parseReplicationInfo(fixture('primary-two-replicas.txt'))).not.toHaveProperty('goodReplicas');
+  });
+
   it('reads the acknowledged offset of each replica right after WAIT', () => {
     const info = parseReplicationInfo(fixture('primary-two-replicas.txt'));
     expect(info.role === 'primary' ? info.replicas.map((r) => [r.port, r.offset]) : []).toEqual([

@@ -21,6 +21,12 @@ export interface PrimaryReplicationInfo {
   readonly offset: number;
   readonly replid: string;
   readonly replicas: readonly ConnectedReplica[];
+  /**
+   * `min_slaves_good_slaves`: the count of good replicas Redis itself checks a write against when
+   * `min-replicas-to-write` and `min-replicas-max-lag` are both set (refreshed by its replication cron once a second,
+   * so it can trail the `lag` of {@link replicas}); absent otherwise.
+   */
+  readonly goodReplicas?: number;
 }
 
 /** What a member that is a replica (`role:slave`) reports. */
@@ -115,7 +121,14 @@ export function parseReplicationInfo(reply: string): ReplicationInfo {
       const entry = fields.get(`slave${i}`);
       if (entry !== undefined) replicas.push(connectedReplica(entry));
     }
-    return { role: 'primary', offset: integer(fields, 'master_repl_offset'), replid: text(fields, 'master_replid'), replicas };
+    const good = fields.get('min_slaves_good_slaves');
+    return {
+      role: 'primary',
+      offset: integer(fields, 'master_repl_offset'),
+      replid: text(fields, 'master_replid'),
+      replicas,
+      ...(good !== undefined && /^\d+$/.test(good) && { goodReplicas: Number(good) }),
+    };
   }
   if (role === 'slave') {
     return {
