@@ -142,6 +142,7 @@ export type {
   ResourceOf,
 } from './crd/crd.ts';
 export { conditionColumn } from './crd/condition-column.ts';
+export { ConditionSchema, conditionsField, externalResourceStatusFields } from './crd/status-schema.ts';
 export type { ConditionColumnOptions } from './crd/condition-column.ts';
 export { CrdError, immutable, toStructuralSchema } from './crd/crd-schema.ts';
 export type { StructuralSchema, ValidationRule } from './crd/crd-schema.ts';

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { conditionsField } from '@domain-operators/reconcile';
 
 /**
  * Schema parts shared by the kinds of `kafka.domain-operators.io/v1alpha1`: condition lists, references and label
@@ -11,25 +12,8 @@ export const GROUP = 'kafka.domain-operators.io';
 /** The version of this folder's kinds. */
 export const VERSION = 'v1alpha1';
 
-/** One Kubernetes condition (`metav1.Condition`), as written by the reconcile runtime. */
-export const ConditionSchema = Type.Object(
-  {
-    type: Type.String({ description: 'Type of the condition, CamelCase: Ready or Synced.', maxLength: 316 }),
-    status: Type.Union([Type.Literal('True'), Type.Literal('False'), Type.Literal('Unknown')], { description: 'Status of the condition: True, False or Unknown.' }),
-    reason: Type.String({ description: 'Why the condition is in its state, CamelCase (for example KafkaUnavailable).', maxLength: 1024 }),
-    message: Type.String({ description: 'A human-readable explanation; empty when there is nothing to add.', maxLength: 32768 }),
-    lastTransitionTime: Type.String({ description: 'When the condition last changed its status.', format: 'date-time' }),
-    observedGeneration: Type.Optional(Type.Integer({ description: 'The metadata.generation the condition was computed for.', minimum: 0 })),
-  },
-  { description: 'A condition of the resource.' },
-);
-
-/** `status.conditions`: a list keyed by `type`. */
-export const ConditionsField = Type.Array(ConditionSchema, {
-  description: 'The current state: Ready says whether the object in Kafka is usable, Synced whether the last reconcile applied the spec.',
-  'x-kubernetes-list-type': 'map',
-  'x-kubernetes-list-map-keys': ['type'],
-});
+/** `status.conditions`: the runtime's one condition list, keyed by `type`. */
+export const ConditionsField = conditionsField('The current state: Ready says whether the object in Kafka is usable, Synced whether the last reconcile applied the spec.');
 
 /** `status.observedGeneration`. */
 export const ObservedGenerationField = Type.Integer({ description: 'The metadata.generation of the spec the status describes.', minimum: 0 });

@@ -3,7 +3,7 @@
  * template bodies and the status every managed kind carries. Each part has a description, so `kubectl explain`
  * shows one on every field.
  */
-import { conditionColumn, immutable, READY_CONDITION, SYNCED_CONDITION } from '@domain-operators/reconcile';
+import { conditionColumn, ConditionSchema, externalResourceStatusFields, immutable, READY_CONDITION, SYNCED_CONDITION } from '@domain-operators/reconcile';
 import type { ValidationRule } from '@domain-operators/reconcile';
 import { Type } from '@sinclair/typebox';
 import type { TUnsafe } from '@sinclair/typebox';
@@ -139,36 +139,14 @@ export const TemplateContent = Type.Object(
   { description: 'What an index created from this template gets: settings, mappings and aliases.' },
 );
 
-/** `status.conditions[]`: Kubernetes' standard condition. */
-export const ConditionSchema = Type.Object(
-  {
-    type: Type.String({ description: 'The condition type, e.g. Ready or Synced.' }),
-    status: Type.Union([Type.Literal('True'), Type.Literal('False'), Type.Literal('Unknown')], { description: 'True, False or Unknown.' }),
-    reason: Type.String({ description: 'A CamelCase reason for the last transition, e.g. OpenSearchUnavailable.' }),
-    message: Type.String({ description: 'Human-readable details (never secrets).' }),
-    lastTransitionTime: Type.String({ description: 'When the status last changed.', format: 'date-time' }),
-    observedGeneration: Type.Optional(Type.Integer({ description: 'The metadata.generation this condition describes.', minimum: 0 })),
-  },
-  { description: 'One aspect of the observed state.' },
-);
+/** `status.conditions[]`: the runtime's one condition schema. */
+export { ConditionSchema };
 
 /** The status fields every kind managed through `ExternalResourceReconciler` carries. */
-export const managedStatusFields = {
-  observedGeneration: Type.Optional(Type.Integer({ description: 'The metadata.generation the status describes.' })),
-  conditions: Type.Optional(
-    Type.Array(ConditionSchema, {
-      description: 'Ready (the object exists in OpenSearch as specified) and Synced (the last reconcile succeeded), with reasons.',
-      'x-kubernetes-list-type': 'map',
-      'x-kubernetes-list-map-keys': ['type'],
-    }),
-  ),
-  externalName: Type.Optional(Type.String({ description: 'The object this resource manages: <connection>/<name in OpenSearch>.' })),
-  ownership: Type.Optional(
-    Type.Union([Type.Literal('CreatePending'), Type.Literal('Created'), Type.Literal('Adopted')], {
-      description: 'Whether this resource created (or adopted) its object; absent means it manages nothing yet.',
-    }),
-  ),
-};
+export const managedStatusFields = externalResourceStatusFields({
+  conditions: 'Ready (the object exists in OpenSearch as specified) and Synced (the last reconcile succeeded), with reasons.',
+  externalName: 'The object this resource manages: <connection>/<name in OpenSearch>.',
+});
 
 /** The `Ready` printer column. */
 export const READY_COLUMN = conditionColumn(READY_CONDITION);
