@@ -79,8 +79,9 @@ describe('ConnectionResolver', () => {
     expect(first.built[0]?.sasl).toEqual({ mechanism: 'SCRAM-SHA-512', username: 'admin', password: 'one' });
 
     const missing = setup({ connections: [conn] });
-    await expect(missing.resolver.clients(conn)).rejects.toMatchObject({ reason: 'SecretNotFound' });
+    // Retried with backoff (a DependencyError, never terminal): the Secret may be created a moment later.
+    await expect(missing.resolver.clients(conn)).rejects.toMatchObject({ name: 'DependencyError', reason: 'SecretNotFound', message: 'Secret ops/login of KafkaConnection "main" does not exist' });
     const noKey = setup({ connections: [conn], secrets: [secret('login', { username: 'admin' })] });
-    await expect(noKey.resolver.clients(conn)).rejects.toMatchObject({ reason: 'SecretNotFound', message: expect.not.stringContaining('one') as unknown });
+    await expect(noKey.resolver.clients(conn)).rejects.toMatchObject({ name: 'DependencyError', reason: 'SecretNotFound', message: expect.not.stringContaining('one') as unknown });
   });
 });

@@ -1,5 +1,5 @@
 import type { V1Namespace } from '@kubernetes/client-node';
-import { ConnectionLookup, connectionVersion, DependencyError, NamespaceAdmission, Reasons, secretValue, TerminalError } from '@domain-operators/reconcile';
+import { ConnectionLookup, connectionVersion, NamespaceAdmission, Reasons, requiredSecret, requiredSecretValue, TerminalError } from '@domain-operators/reconcile';
 import type { SecretSource, StoreSource } from '@domain-operators/reconcile';
 import type { KafkaConnection } from '../api/v1alpha1/index.ts';
 import type { KafkaConnectionOptions } from '../kafka/connection.ts';
@@ -68,37 +68,25 @@ export class ConnectionResolver {
     const name = connection.metadata.name ?? '';
     const saslRef = spec.sasl?.secretRef;
     const caRef = spec.tls?.enabled === true ? spec.tls.caSecretRef : undefined;
+    const whose = `KafkaConnection "${name}"`;
     const [saslSecret, caSecret] = await Promise.all([
-      saslRef === undefined ? undefined : this.#required(name, saslRef.namespace, saslRef.name, signal),
-      caRef === undefined ? undefined : this.#required(name, caRef.namespace, caRef.name, signal),
+      saslRef === undefined ? undefined : requiredSecret(this.#deps.secrets, saslRef, whose, signal),
+      caRef === undefined ? undefined : requiredSecret(this.#deps.secrets, caRef, whose, signal),
     ]);
     const key = connectionVersion(connection, [saslSecret, caSecret]);
     return this.#deps.pool.clientsFor(name, key, () => {
       const options: { -readonly [K in keyof KafkaConnectionOptions]: KafkaConnectionOptions[K] } = { bootstrapServers: spec.bootstrapServers };
       if (saslRef !== undefined && saslSecret !== undefined && spec.sasl !== undefined) {
-        const username = secretValue(saslSecret, saslRef.usernameKey);
-        const password = secretValue(saslSecret, saslRef.passwordKey);
-        if (username === undefined || password === undefined) {
-          const missing = username === undefined ? saslRef.usernameKey : saslRef.passwordKey;
-          throw new DependencyError(Reasons.secretNotFound, `Secret ${saslRef.namespace}/${saslRef.name} of KafkaConnection "${name}" has no key "${missing}"`);
-        }
+        const username = requiredSecretValue(saslSecret, saslRef.usernameKey, whose);
+        const password = requiredSecretValue(saslSecret, saslRef.passwordKey, whose);
         options.sasl = { mechanism: spec.sasl.mechanism, username, password };
       }
       if (spec.tls?.enabled === true) {
-        const ca = caRef !== undefined && caSecret !== undefined ? secretValue(caSecret, caRef.key) : undefined;
-        if (caRef !== undefined && ca === undefined) {
-          throw new DependencyError(Reasons.secretNotFound, `Secret ${caRef.namespace}/${caRef.name} of KafkaConnection "${name}" has no key "${caRef.key}"`);
-        }
+        const ca = caRef !== undefined && caSecret !== undefined ? requiredSecretValue(caSecret, caRef.key, whose) : undefined;
         options.tls = { ...(ca !== undefined && { ca }), ...(spec.tls.insecureSkipVerify === true && { insecureSkipVerify: true }) };
       }
       return options;
     });
-  }
-
-  async #required(connection: string, namespace: string, name: string, signal: AbortSignal | undefined) {
-    const secret = await this.#deps.secrets.get(namespace, name, signal);
-    if (secret === undefined) throw new TerminalError(`Secret ${namespace}/${name} of KafkaConnection "${connection}" does not exist`, Reasons.secretNotFound);
-    return secret;
   }
 }
 

@@ -1,5 +1,5 @@
 import type { V1Namespace, V1Secret } from '@kubernetes/client-node';
-import { connectionClaimIndex, connectionExternalName, coreTypes, ensureSecret, errorFields, ExternalResourceReconciler, generatePassword, DependencyError, isControlledBy, Reasons, secretValue, TerminalError } from '@domain-operators/reconcile';
+import { connectionClaimIndex, connectionExternalName, coreTypes, ensureSecret, errorFields, ExternalResourceReconciler, generatePassword, isControlledBy, Reasons, requiredSecret, requiredSecretValue, secretValue, TerminalError } from '@domain-operators/reconcile';
 import type { Client, Informer, ReconcileContext, Reconciler, Recorder, Request, Result, SecretSource } from '@domain-operators/reconcile';
 import { GROUP, kafkaUsers } from '../api/v1alpha1/index.ts';
 import type { KafkaConnection, KafkaUser } from '../api/v1alpha1/index.ts';
@@ -139,17 +139,13 @@ export class KafkaUserReconciler implements Reconciler<KafkaUser> {
     const ref = user.spec.authentication.passwordSecretRef;
     const name = ref?.name ?? generatedSecretName(user);
     const key = ref?.key ?? 'password';
+    if (ref !== undefined) return requiredSecretValue(await requiredSecret(this.#deps.secrets, { namespace, name }, 'authentication.passwordSecretRef'), key, 'authentication.passwordSecretRef');
     const secret = await this.#deps.secrets.get(namespace, name);
-    if (secret === undefined) {
-      if (ref === undefined) throw new Error(`the generated Secret ${namespace}/${name} is not there yet`);
-      throw new TerminalError(`Secret ${namespace}/${name} named by authentication.passwordSecretRef does not exist`, Reasons.secretNotFound);
-    }
-    if (ref === undefined && !isControlledBy(secret, user.metadata.uid ?? '')) {
+    if (secret === undefined) throw new Error(`the generated Secret ${namespace}/${name} is not there yet`);
+    if (!isControlledBy(secret, user.metadata.uid ?? '')) {
       throw new TerminalError(`Secret ${namespace}/${name} exists and does not belong to this KafkaUser; set authentication.passwordSecretRef to use it`, Reasons.secretConflict);
     }
-    const password = secretValue(secret, key);
-    if (password === undefined || password === '') throw new DependencyError(Reasons.secretNotFound, `Secret ${namespace}/${name} has no key "${key}" (or it is empty)`);
-    return password;
+    return requiredSecretValue(secret, key);
   }
 
   /**

@@ -81,7 +81,7 @@ describe('ConnectionRegistry.api', () => {
     fx.connections.replace([connection(1)]);
     await expect(fx.registry.api('main')).rejects.toThrow(/Secret ops\/admin does not exist/);
     fx.secrets.replace([{ metadata: { namespace: 'ops', name: 'admin', resourceVersion: '1' }, data: { username: Buffer.from('admin').toString('base64') } }]);
-    await expect(fx.registry.api('main')).rejects.toThrow(/has no key password/);
+    await expect(fx.registry.api('main')).rejects.toThrow(/has no key "password"/);
   });
 });
 

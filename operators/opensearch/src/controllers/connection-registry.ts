@@ -6,9 +6,9 @@
  * shared informer caches (may be stale); the connection's Secrets by name (a `SecretSource` such as the runtime's
  * `referencedSecrets`: no cache of every Secret).
  */
-import type { V1Namespace, V1Secret } from '@kubernetes/client-node';
+import type { V1Namespace } from '@kubernetes/client-node';
 import type { Logger, SecretSource, StoreSource } from '@domain-operators/reconcile';
-import { ClientCache, ConnectionLookup, connectionVersion, DependencyError, NamespaceAdmission, Reasons, secretValue } from '@domain-operators/reconcile';
+import { ClientCache, ConnectionLookup, connectionVersion, NamespaceAdmission, Reasons, requiredSecret, requiredSecretValue } from '@domain-operators/reconcile';
 import type { OpenSearchConnection } from '../api/v1alpha1/index.ts';
 import type { OpenSearchApi, OpenSearchConnectOptions, RequestCounter } from '../opensearch/client.ts';
 import { OpenSearchHttpApi } from '../opensearch/client.ts';
@@ -89,13 +89,13 @@ export class ConnectionRegistry implements Connections {
     const { credentialsSecretRef: ref, urls, tls } = connection.spec;
     const caRef = tls?.caSecretRef;
     const [credentials, caSecret] = await Promise.all([
-      this.#secret(ref.namespace, ref.name),
-      caRef === undefined ? Promise.resolve(undefined) : this.#secret(caRef.namespace, caRef.name),
+      requiredSecret(this.#deps.secrets, ref),
+      caRef === undefined ? Promise.resolve(undefined) : requiredSecret(this.#deps.secrets, caRef),
     ]);
     return this.#clients.get(name, connectionVersion(connection, [credentials, caSecret]), () => {
-      const username = requiredValue(credentials, ref.usernameKey);
-      const password = requiredValue(credentials, ref.passwordKey);
-      const caPem = caRef === undefined || caSecret === undefined ? undefined : requiredValue(caSecret, caRef.key);
+      const username = requiredSecretValue(credentials, ref.usernameKey);
+      const password = requiredSecretValue(credentials, ref.passwordKey);
+      const caPem = caRef === undefined || caSecret === undefined ? undefined : requiredSecretValue(caSecret, caRef.key);
       const requests = this.#deps.requests;
       const connect = this.#deps.connect ?? ((options: OpenSearchConnectOptions) => OpenSearchHttpApi.connect(options, requests === undefined ? {} : { requests }));
       return connect({
@@ -127,19 +127,4 @@ export class ConnectionRegistry implements Connections {
   async close(): Promise<void> {
     await this.#clients.close();
   }
-
-  async #secret(namespace: string, name: string): Promise<V1Secret> {
-    const secret = await this.#deps.secrets.get(namespace, name);
-    if (secret === undefined) throw new DependencyError(Reasons.secretNotFound, `Secret ${namespace}/${name} does not exist`);
-    return secret;
-  }
-}
-
-/** The value of `key` in a Secret (the runtime's `secretValue`); a {@link DependencyError} naming the key when it is absent or empty. */
-function requiredValue(secret: V1Secret, key: string): string {
-  const value = secretValue(secret, key);
-  if (value === undefined || value === '') {
-    throw new DependencyError(Reasons.secretNotFound, `Secret ${secret.metadata?.namespace ?? ''}/${secret.metadata?.name ?? ''} has no key ${key}`);
-  }
-  return value;
 }

@@ -13,7 +13,6 @@ import {
   bySecretRef,
   coreTypes,
   credentialsSecretName,
-  DependencyError,
   ensureSecret,
   generatePassword,
   isControlledBy,
@@ -25,8 +24,9 @@ import {
   parseConnectionExternalName,
   Reasons,
   requestFor,
-  secretValue,
   TerminalError,
+  requiredSecret,
+  requiredSecretValue,
 } from '@domain-operators/reconcile';
 import type { SecretSource } from '@domain-operators/reconcile';
 import type { OpenSearchUser } from '../api/v1alpha1/index.ts';
@@ -99,18 +99,15 @@ export async function userDesired(deps: UserDeps, object: OpenSearchUser, signal
   if (refusal !== undefined) throw tenancyError(refusal);
   const namespace = object.metadata.namespace ?? '';
   const source = passwordSource(object);
-  let secret = await (source.generated ? deps.generated : deps.referenced).get(namespace, source.secretName, signal);
-  if (secret === undefined) {
-    if (!source.generated || object.metadata.deletionTimestamp != null) {
-      throw new DependencyError(Reasons.secretNotFound, `Secret ${namespace}/${source.secretName} does not exist`);
-    }
-    secret = await createGeneratedSecret(deps, object, scope.name, source.secretName, signal);
-  }
+  const at = { namespace, name: source.secretName };
+  let secret: V1Secret;
+  if (!source.generated) secret = await requiredSecret(deps.referenced, at, undefined, signal);
+  else if (object.metadata.deletionTimestamp != null) secret = await requiredSecret(deps.generated, at, undefined, signal);
+  else secret = (await deps.generated.get(namespace, source.secretName, signal)) ?? (await createGeneratedSecret(deps, object, scope.name, source.secretName, signal));
   if (source.generated && !isControlledBy(secret, object.metadata.uid ?? '')) {
     throw new TerminalError(`Secret ${namespace}/${source.secretName} exists and does not belong to this OpenSearchUser; set passwordSecretRef to use it`, Reasons.secretConflict);
   }
-  const password = secretValue(secret, source.key);
-  if (password === undefined || password === '') throw new DependencyError(Reasons.secretNotFound, `Secret ${namespace}/${source.secretName} has no key ${source.key}`);
+  const password = requiredSecretValue(secret, source.key);
   return {
     connection: scope.connection,
     username: scope.name,

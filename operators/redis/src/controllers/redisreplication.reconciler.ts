@@ -3,7 +3,7 @@
  * user's password, status.
  */
 import type { V1ConfigMap, V1Pod, V1PodDisruptionBudget, V1Secret, V1Service, V1StatefulSet } from '@kubernetes/client-node';
-import { ensureSecret, generatePassword, ReasonedError, Reasons, isNotFound, isTerminalError, objectKey, patchStatusIfChanged, requestFor, requestKey, Result, rfc3339, secretValue, stalled, storeSecrets, TerminalError } from '@domain-operators/reconcile';
+import { ensureSecret, generatePassword, isDependencyError, Reasons, isNotFound, requiredSecret, requiredSecretValue, isTerminalError, objectKey, patchStatusIfChanged, requestFor, requestKey, Result, rfc3339, secretValue, stalled, storeSecrets, TerminalError } from '@domain-operators/reconcile';
 import type { Client, Clock, ConditionUpdate, EnsureSecretDeps, ObjectReader, Progress, ReconcileContext, Reconciler, Recorder, Request, SecretSource, Store } from '@domain-operators/reconcile';
 import { MANAGED_CONFIG_KEYS, redisBackups, redisReplications } from '../api/v1alpha1/index.ts';
 import type { RedisBackup, RedisReplication, RedisUser } from '../api/v1alpha1/index.ts';
@@ -188,13 +188,14 @@ export class RedisReplicationReconciler implements Reconciler<RedisReplication> 
       return Result.done();
     }
     const users = await this.#bootstrapUsers(rr, ctx.signal);
-    const defaultPassword = await this.#defaultPassword(rr, ctx.signal);
-    if (defaultPassword === undefined) {
-      const ref = rr.spec.auth?.secretRef;
-      const message = `Secret ${ref?.name ?? ''} has no key ${ref?.key ?? 'password'}`;
-      await this.#writeStatus(rr, [condition(CONDITION_TYPES.ready, false, Reasons.secretNotFound, message)], {});
+    let defaultPassword: string;
+    try {
+      defaultPassword = await this.#defaultPassword(rr, ctx.signal);
+    } catch (err) {
+      if (!isDependencyError(err, Reasons.secretNotFound)) throw err;
+      await this.#writeStatus(rr, [condition(CONDITION_TYPES.ready, false, Reasons.secretNotFound, err.message)], {});
       // The one rule of a missing Secret: retried with backoff (and the Secret watch wakes us when it appears).
-      throw new ReasonedError(Reasons.secretNotFound, message);
+      throw err;
     }
     let restore: PendingRestore | undefined;
     if (restorePending(rr)) {
@@ -447,11 +448,15 @@ export class RedisReplicationReconciler implements Reconciler<RedisReplication> 
   }
 
   /** The default user's password: from `auth.secretRef` (undefined while missing), else the generated `<name>-auth`. */
-  async #defaultPassword(rr: RedisReplication, signal: AbortSignal): Promise<string | undefined> {
+  /** The `default` user's password; rejects with a `DependencyError` `SecretNotFound` when its Secret or key is missing. */
+  async #defaultPassword(rr: RedisReplication, signal: AbortSignal): Promise<string> {
     const ref = rr.spec.auth?.secretRef;
-    if (ref !== undefined) return secretValue(await this.#deps.referenced.get(rr.metadata.namespace ?? '', ref.name, signal), ref.key ?? 'password');
+    if (ref !== undefined) {
+      const secret = await requiredSecret(this.#deps.referenced, { namespace: rr.metadata.namespace ?? '', name: ref.name }, 'auth.secretRef', signal);
+      return requiredSecretValue(secret, ref.key ?? 'password', 'auth.secretRef');
+    }
     const { secret } = await ensureSecret(this.#secretDeps(), authSecretFor(rr, (this.#deps.generatePassword ?? generatePassword)()), signal);
-    return secretValue(secret, 'password');
+    return requiredSecretValue(secret, 'password');
   }
 
   /** Creates a generated Secret when the cache does not have it; an existing one is kept as it is. */

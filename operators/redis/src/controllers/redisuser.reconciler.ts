@@ -20,6 +20,10 @@ import {
   stalled,
   storeSecrets,
   withFinalizer,
+  DependencyError,
+  isDependencyError,
+  requiredSecret,
+  requiredSecretValue,
 } from '@domain-operators/reconcile';
 import type { Client, ConditionUpdate, ReconcileContext, Reconciler, Recorder, Request, SecretSource, Store } from '@domain-operators/reconcile';
 import { GROUP, redisUsers } from '../api/v1alpha1/index.ts';
@@ -135,8 +139,10 @@ export class RedisUserReconciler implements Reconciler<RedisUser> {
         : { type: READY_CONDITION, status: 'False', reason: outcome.reason, message: outcome.message },
     ];
     const secretName = user.spec.passwordSecretRef?.name ?? userSecretName(user);
-    // A refusal that waits for a change of the RedisUser (an invalid name or rule, a terminal member error) is stalled.
-    const stuck = !outcome.ready && outcome.retryMs === undefined && outcome.reason !== Reasons.secretNotFound;
+    // A refusal that waits for a change of the RedisUser (an invalid name or rule, a terminal member error) is stalled;
+    // a missing Secret is not: it is retried with backoff (the one rule of the runtime's requiredSecret).
+    const missingSecret = !outcome.ready && outcome.reason === Reasons.secretNotFound;
+    const stuck = !outcome.ready && outcome.retryMs === undefined && !missingSecret;
     await patchStatusIfChanged(
       this.#deps.client,
       redisUsers.type,
@@ -145,6 +151,7 @@ export class RedisUserReconciler implements Reconciler<RedisUser> {
       { now: this.#deps.now?.() ?? new Date(), signal: ctx.signal },
     );
     if (outcome.ready) return Result.requeueAfter(this.#options.resyncMs ?? 60_000);
+    if (missingSecret) throw new DependencyError(Reasons.secretNotFound, outcome.message);
     return outcome.retryMs === undefined ? Result.done() : Result.requeueAfter(outcome.retryMs);
   }
 
@@ -156,9 +163,12 @@ export class RedisUserReconciler implements Reconciler<RedisUser> {
     if (ruleProblems.length > 0) return { ready: false, reason: MEMBER_REASONS.invalidAclRule, message: ruleProblems.map((p) => `${p.rule}: ${p.message}`).join('; ') };
     const target = this.#target(user);
     if (target.kind === 'missing') return { ready: false, reason: target.reason, message: target.message, retryMs: pending };
-    const password = await this.#password(user, ctx.signal);
-    if (password === undefined) {
-      return { ready: false, reason: Reasons.secretNotFound, message: `Secret ${user.spec.passwordSecretRef?.name ?? ''} has no key ${user.spec.passwordSecretRef?.key ?? 'password'}` };
+    let password: string;
+    try {
+      password = await this.#password(user, ctx.signal);
+    } catch (err) {
+      if (!isDependencyError(err, Reasons.secretNotFound)) throw err;
+      return { ready: false, reason: Reasons.secretNotFound, message: err.message };
     }
     const args = aclSetUserArgs({ username: user.spec.username, password, rules: user.spec.rules });
     const hash = createHash('sha256').update(canonicalJson(args)).digest('hex');
@@ -214,10 +224,11 @@ export class RedisUserReconciler implements Reconciler<RedisUser> {
     return { kind: 'found', replication, operator: { username: OPERATOR_USERNAME, password } };
   }
 
-  async #password(user: RedisUser, signal: AbortSignal): Promise<string | undefined> {
+  /** The user's password; rejects with a `DependencyError` `SecretNotFound` when its Secret or key is missing. */
+  async #password(user: RedisUser, signal: AbortSignal): Promise<string> {
     const ref = user.spec.passwordSecretRef;
     const namespace = user.metadata.namespace ?? '';
-    if (ref !== undefined) return secretValue(await this.#deps.referenced.get(namespace, ref.name, signal), ref.key ?? 'password');
+    if (ref !== undefined) return requiredSecretValue(await requiredSecret(this.#deps.referenced, { namespace, name: ref.name }, 'passwordSecretRef', signal), ref.key ?? 'password', 'passwordSecretRef');
     const secret = ownedSecret({
       ownerType: redisUsers.type,
       owner: user,
@@ -226,7 +237,7 @@ export class RedisUserReconciler implements Reconciler<RedisUser> {
       stringData: { username: user.spec.username, password: (this.#deps.generatePassword ?? generatePassword)() },
     });
     const ensured = await ensureSecret({ client: this.#deps.client, secrets: storeSecrets({ store: this.#deps.stores.secrets }) }, secret, signal);
-    return secretValue(ensured.secret, 'password');
+    return requiredSecretValue(ensured.secret, 'password');
   }
 
   /** ACL DELUSER on every ready member; members that are not ready lose run-time users when they restart anyway. */
