@@ -226,5 +226,7 @@ export type { ConnectionGoneOptions } from './connection/connection-gone.ts';
 export { byConnectionRef, CONNECTION_INDEX, connectionUsabilityChanged, watchConnectionDependents } from './connection/dependents.ts';
 export { connectionClaimIndex } from './connection/claim-index.ts';
 export type { ConnectionClaimIndex, ConnectionClaimIndexDeps } from './connection/claim-index.ts';
+export { managedResourceDeps } from './connection/managed-deps.ts';
+export type { ManagedKindParts, ManagedProcessParts, ManagedSystem } from './connection/managed-deps.ts';
 export { CONNECTED, ConnectionReconciler } from './connection/connection-reconciler.ts';
 export type { ConnectionCheck, ConnectionHealth, ConnectionReconcilerDeps, ConnectionReconcilerOptions } from './connection/connection-reconciler.ts';

@@ -148,7 +148,7 @@ export class KafkaTopicAdapter implements ExternalAdapter<KafkaTopic, DesiredKaf
     return Object.keys(status).length === 0 ? {} : { status };
   }
 
-  /** Deletes the topic; a connection that is gone is the runtime's `releasingWhenConnectionGone` (wired in external-parts.ts). */
+  /** Deletes the topic; a connection that is gone is the runtime's `releasingWhenConnectionGone` (wired by the runtime's `managedResourceDeps`). */
   async delete(target: DeleteTarget<DesiredKafkaTopic>, context: ExternalContext<KafkaTopic>): Promise<void> {
     const { connection, name } = parseConnectionExternalName(target.externalName);
     const clients = await this.#deps.resolver.clients(this.#deps.resolver.connection(connection), context.signal);

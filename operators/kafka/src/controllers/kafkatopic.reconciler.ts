@@ -1,12 +1,12 @@
 import type { V1Namespace } from '@kubernetes/client-node';
-import { connectionClaimIndex, connectionExternalName, ExternalResourceReconciler } from '@domain-operators/reconcile';
+import { connectionClaimIndex, connectionExternalName, ExternalResourceReconciler, managedResourceDeps } from '@domain-operators/reconcile';
 import type { Client, CreateClaims, Informer, ReconcileContext, Reconciler, Recorder, Request, Result, WritePriority } from '@domain-operators/reconcile';
 import { GROUP, kafkaTopics } from '../api/v1alpha1/index.ts';
 import type { KafkaConnection, KafkaTopic } from '../api/v1alpha1/index.ts';
 import { KafkaReasons } from '../kafka/reasons.ts';
 import { resolveKafkaName, tenancyError } from '../kafka/tenancy.ts';
 import type { ConnectionResolver } from './connection-resolver.ts';
-import { kafkaExternalDeps } from './external-parts.ts';
+import { KAFKA_SYSTEM } from './managed-system.ts';
 import { KafkaTopicAdapter } from './kafkatopic.adapter.ts';
 import type { DesiredKafkaTopic, ObservedKafkaTopic } from './kafkatopic.adapter.ts';
 import { ReassignmentPoll } from './reassignment-poll.ts';
@@ -67,7 +67,7 @@ export class KafkaTopicReconciler implements Reconciler<KafkaTopic> {
     const adapter = this.#poll.watch(new KafkaTopicAdapter({ resolver: deps.resolver, events: deps.events }));
     const type = kafkaTopics.type;
     this.#inner = new ExternalResourceReconciler<KafkaTopic, DesiredKafkaTopic, ObservedKafkaTopic>(
-      kafkaExternalDeps(deps, {
+      managedResourceDeps(KAFKA_SYSTEM, deps, {
         type,
         adapter,
         noun: 'topic',

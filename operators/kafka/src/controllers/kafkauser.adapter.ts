@@ -152,7 +152,7 @@ export class KafkaUserAdapter implements ExternalAdapter<KafkaUser, DesiredKafka
     return { status: { ...(credential !== undefined && { credential }), credentialMechanisms: [desired.mechanism] } satisfies Partial<UserStatusFields> };
   }
 
-  /** Removes the user from Kafka; a connection that is gone is the runtime's `releasingWhenConnectionGone` (external-parts.ts). */
+  /** Removes the user from Kafka; a connection that is gone is the runtime's `releasingWhenConnectionGone` (wired by the runtime's `managedResourceDeps`). */
   async delete(target: DeleteTarget<DesiredKafkaUser>, context: ExternalContext<KafkaUser>): Promise<void> {
     const { connection, name: username } = parseConnectionExternalName(target.externalName);
     const { admin } = await this.#clients(connection, context);

@@ -1,5 +1,5 @@
 import type { V1Namespace, V1Secret } from '@kubernetes/client-node';
-import { connectionClaimIndex, connectionExternalName, coreTypes, ensureSecret, errorFields, ExternalResourceReconciler, generatePassword, isControlledBy, Reasons, requiredSecret, requiredSecretValue, secretValue, TerminalError } from '@domain-operators/reconcile';
+import { connectionClaimIndex, connectionExternalName, coreTypes, managedResourceDeps, ensureSecret, errorFields, ExternalResourceReconciler, generatePassword, isControlledBy, Reasons, requiredSecret, requiredSecretValue, secretValue, TerminalError } from '@domain-operators/reconcile';
 import type { Client, Informer, ReconcileContext, Reconciler, Recorder, Request, Result, SecretSource } from '@domain-operators/reconcile';
 import { GROUP, kafkaUsers } from '../api/v1alpha1/index.ts';
 import type { KafkaConnection, KafkaUser } from '../api/v1alpha1/index.ts';
@@ -10,7 +10,7 @@ import { CLUSTER_RESOURCE_NAME, desiredAclBindings, desiredClientIdQuotas, desir
 import type { ConnectionResolver } from './connection-resolver.ts';
 import { tenancyOf } from './connection-resolver.ts';
 import { credentialData, credentialsSecret, generatedSecretName } from './credentials-secret.ts';
-import { kafkaExternalDeps } from './external-parts.ts';
+import { KAFKA_SYSTEM } from './managed-system.ts';
 import { KafkaUserAdapter } from './kafkauser.adapter.ts';
 import type { DesiredKafkaUser, ObservedKafkaUser } from './kafkauser.adapter.ts';
 
@@ -72,7 +72,7 @@ export class KafkaUserReconciler implements Reconciler<KafkaUser> {
     const adapter = new KafkaUserAdapter({ resolver: deps.resolver, events: deps.events });
     const type = kafkaUsers.type;
     this.#inner = new ExternalResourceReconciler<KafkaUser, DesiredKafkaUser, ObservedKafkaUser>(
-      kafkaExternalDeps(deps, { type, adapter, noun: 'user', claims: connectionClaimIndex({ ...deps.caches, dependents: deps.caches.users, externalName: (object) => this.externalName(object) }) }),
+      managedResourceDeps(KAFKA_SYSTEM, deps, { type, adapter, noun: 'user', claims: connectionClaimIndex({ ...deps.caches, dependents: deps.caches.users, externalName: (object) => this.externalName(object) }) }),
       {
         annotationPrefix: GROUP,
         externalName: (user) => this.externalName(user),

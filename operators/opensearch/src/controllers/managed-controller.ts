@@ -27,19 +27,20 @@ import {
   ControllerBuilder,
   coreTypes,
   ExternalResourceReconciler,
-  finalizerRunner,
   generationChanged,
   ItemExponentialRateLimiter,
+  managedResourceDeps,
   MaxOfRateLimiter,
   or,
-  releasingWhenConnectionGone,
-  statusWriterFor,
   watchConnectionDependents,
 } from '@domain-operators/reconcile';
-import type { ConnectionDependent, StoreSource } from '@domain-operators/reconcile';
+import type { ConnectionDependent, ManagedSystem, StoreSource } from '@domain-operators/reconcile';
 import { GROUP } from '../api/v1alpha1/common.ts';
 import { openSearchConnections } from '../api/v1alpha1/index.ts';
 import type { Connections } from './connection-registry.ts';
+
+/** OpenSearch as the runtime's managed-resource parts see it: finalizers `opensearch.domain-operators.io/<kind>`, an `OpenSearchConnection`. */
+const OPENSEARCH_SYSTEM: ManagedSystem = { group: GROUP, connectionKind: 'OpenSearchConnection', system: 'OpenSearch' };
 
 /** What every managed controller of the process shares. */
 export interface ManagedControllerDeps {
@@ -112,13 +113,7 @@ export function managedController<T extends ConnectionDependent, D, O>(deps: Man
     externalName: (object: T) => kind.externalName(object),
   });
   const external = new ExternalResourceReconciler<T, D, O>(
-    {
-      adapter: releasingWhenConnectionGone(kind.adapter, deps.events, { connectionKind: 'OpenSearchConnection', system: 'OpenSearch' }),
-      claims,
-      finalizer: finalizerRunner(`${GROUP}/${kind.finalizer}`, { client: deps.client, type: kind.type, recorder: deps.events, group: GROUP }),
-      status: statusWriterFor(deps.client, kind.type),
-      events: deps.events,
-    },
+    managedResourceDeps(OPENSEARCH_SYSTEM, deps, { type: kind.type, adapter: kind.adapter, claims, finalizer: kind.finalizer }),
     {
       annotationPrefix: GROUP,
       externalName: (object) => kind.externalName(object),
