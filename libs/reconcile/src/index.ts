@@ -214,6 +214,8 @@ export type { SecretLocation } from './connection/required-secret.ts';
 export type { ConnectionDependent, ConnectionObject, StoreSource } from './connection/connection-object.ts';
 export { matchesSelector } from './connection/label-selector.ts';
 export type { LabelSelector } from './connection/label-selector.ts';
+export { ConnectionKit } from './connection/connection-kit.ts';
+export type { ConnectionKitDeps, ConnectionKitKind } from './connection/connection-kit.ts';
 export { connectionExternalName, parseConnectionExternalName } from './connection/external-name.ts';
 export { ConnectionLookup } from './connection/connection-lookup.ts';
 export type { ConnectionLookupDeps, ConnectionLookupOptions } from './connection/connection-lookup.ts';

@@ -1,6 +1,6 @@
 import type { V1Namespace } from '@kubernetes/client-node';
-import { ConnectionLookup, connectionVersion, NamespaceAdmission, Reasons, requiredSecret, requiredSecretValue, TerminalError } from '@domain-operators/reconcile';
-import type { SecretSource, StoreSource } from '@domain-operators/reconcile';
+import { ConnectionKit, Reasons, requiredSecretValue, TerminalError } from '@domain-operators/reconcile';
+import type { ConnectionKitKind, SecretSource, StoreSource } from '@domain-operators/reconcile';
 import type { KafkaConnection } from '../api/v1alpha1/index.ts';
 import type { KafkaConnectionOptions } from '../kafka/connection.ts';
 import { KafkaReasons } from '../kafka/reasons.ts';
@@ -20,31 +20,57 @@ export interface ConnectionResolverDeps {
 const BLOCKING_REASONS = [KafkaReasons.unavailable, Reasons.authenticationFailed, Reasons.secretNotFound, Reasons.invalidSpec];
 
 /**
- * What a KafkaTopic or KafkaUser needs from its KafkaConnection, on the runtime's connection module: the connection
- * (from the cache; `ConnectionNotFound` is retried, see `ConnectionLookup`), its Ready gate, the namespace's
- * admission by the tenancy selector and its name prefix, and the shared clients (built from the connection's
- * Secrets). Kafka's own parts are the prefix template and the clients. Never logs or returns a password in a message.
+ * KafkaConnection as the runtime's {@link ConnectionKit} sees it: the SASL login and the CA Secret it names, and
+ * the shared clients of the pool (one per connection version), built from them. Pure; builds a client only when called.
+ */
+function kafkaConnectionKind(pool: KafkaClientPool): ConnectionKitKind<KafkaConnection, ClusterClients> {
+  return {
+    kind: 'KafkaConnection',
+    blockingReasons: BLOCKING_REASONS,
+    namespaceSelector: (connection) => connection.spec.tenancy?.namespaceSelector,
+    secretsOf: ({ spec }) => [spec.sasl?.secretRef, spec.tls?.enabled === true ? spec.tls.caSecretRef : undefined],
+    client: (connection, [saslSecret, caSecret], version) =>
+      pool.clientsFor(connection.metadata.name ?? '', version, () => {
+        const { spec } = connection;
+        const whose = `KafkaConnection "${connection.metadata.name ?? ''}"`;
+        const options: { -readonly [K in keyof KafkaConnectionOptions]: KafkaConnectionOptions[K] } = { bootstrapServers: spec.bootstrapServers };
+        const saslRef = spec.sasl?.secretRef;
+        if (saslRef !== undefined && saslSecret !== undefined && spec.sasl !== undefined) {
+          options.sasl = { mechanism: spec.sasl.mechanism, username: requiredSecretValue(saslSecret, saslRef.usernameKey, whose), password: requiredSecretValue(saslSecret, saslRef.passwordKey, whose) };
+        }
+        if (spec.tls?.enabled === true) {
+          const caRef = spec.tls.caSecretRef;
+          const ca = caRef !== undefined && caSecret !== undefined ? requiredSecretValue(caSecret, caRef.key, whose) : undefined;
+          options.tls = { ...(ca !== undefined && { ca }), ...(spec.tls.insecureSkipVerify === true && { insecureSkipVerify: true }) };
+        }
+        return options;
+      }),
+  };
+}
+
+/**
+ * What a KafkaTopic or KafkaUser needs from its KafkaConnection, on the runtime's {@link ConnectionKit}: the
+ * connection (from the cache; `ConnectionNotFound` is retried), its Ready gate, the namespace's admission by the
+ * tenancy selector and its name prefix, and the shared clients (built from the connection's Secrets; a missing one
+ * is a retried `SecretNotFound`). Kafka's own parts are the prefix template and the clients. Never logs or returns
+ * a password in a message.
  */
 export class ConnectionResolver {
-  readonly #deps: ConnectionResolverDeps;
-  readonly #lookup: ConnectionLookup<KafkaConnection>;
-  readonly #admission: NamespaceAdmission;
+  readonly #kit: ConnectionKit<KafkaConnection, ClusterClients>;
 
   /** Reads nothing yet. */
   constructor(deps: ConnectionResolverDeps) {
-    this.#deps = deps;
-    this.#lookup = new ConnectionLookup(deps, { kind: 'KafkaConnection', blockingReasons: BLOCKING_REASONS });
-    this.#admission = new NamespaceAdmission(deps, { kind: 'KafkaConnection' });
+    this.#kit = new ConnectionKit(deps, kafkaConnectionKind(deps.pool));
   }
 
   /** The cached KafkaConnection `name`; a retryable `DependencyError` `ConnectionNotFound` when there is none. */
   connection(name: string): KafkaConnection {
-    return this.#lookup.get(name);
+    return this.#kit.get(name);
   }
 
   /** Throws the connection's own reason when its status says it does not work at its current generation (`ConnectionLookup.assertUsable`). */
   assertUsable(connection: KafkaConnection): void {
-    this.#lookup.assertUsable(connection);
+    this.#kit.assertUsable(connection);
   }
 
   /**
@@ -54,7 +80,7 @@ export class ConnectionResolver {
    */
   prefixFor(connection: KafkaConnection, namespace: string): string {
     const tenancy = tenancyOf(connection);
-    this.#admission.admit(connection.metadata.name ?? '', tenancy?.namespaceSelector, namespace);
+    this.#kit.admit(connection, namespace);
     if (tenancy?.namePrefix !== undefined) {
       const template = checkPrefixTemplate(tenancy.namePrefix);
       if (!template.ok) throw new TerminalError(`KafkaConnection "${connection.metadata.name ?? ''}": ${template.violation.message}`, KafkaReasons.invalidConnection);
@@ -63,30 +89,8 @@ export class ConnectionResolver {
   }
 
   /** The shared clients of `connection`, rebuilt when the connection or its Secrets changed. */
-  async clients(connection: KafkaConnection, signal?: AbortSignal): Promise<ClusterClients> {
-    const { spec } = connection;
-    const name = connection.metadata.name ?? '';
-    const saslRef = spec.sasl?.secretRef;
-    const caRef = spec.tls?.enabled === true ? spec.tls.caSecretRef : undefined;
-    const whose = `KafkaConnection "${name}"`;
-    const [saslSecret, caSecret] = await Promise.all([
-      saslRef === undefined ? undefined : requiredSecret(this.#deps.secrets, saslRef, whose, signal),
-      caRef === undefined ? undefined : requiredSecret(this.#deps.secrets, caRef, whose, signal),
-    ]);
-    const key = connectionVersion(connection, [saslSecret, caSecret]);
-    return this.#deps.pool.clientsFor(name, key, () => {
-      const options: { -readonly [K in keyof KafkaConnectionOptions]: KafkaConnectionOptions[K] } = { bootstrapServers: spec.bootstrapServers };
-      if (saslRef !== undefined && saslSecret !== undefined && spec.sasl !== undefined) {
-        const username = requiredSecretValue(saslSecret, saslRef.usernameKey, whose);
-        const password = requiredSecretValue(saslSecret, saslRef.passwordKey, whose);
-        options.sasl = { mechanism: spec.sasl.mechanism, username, password };
-      }
-      if (spec.tls?.enabled === true) {
-        const ca = caRef !== undefined && caSecret !== undefined ? requiredSecretValue(caSecret, caRef.key, whose) : undefined;
-        options.tls = { ...(ca !== undefined && { ca }), ...(spec.tls.insecureSkipVerify === true && { insecureSkipVerify: true }) };
-      }
-      return options;
-    });
+  clients(connection: KafkaConnection, signal?: AbortSignal): Promise<ClusterClients> {
+    return this.#kit.client(connection, signal);
   }
 }
 

@@ -79,7 +79,7 @@ describe('ConnectionRegistry.api', () => {
     const fx = setup();
     await expect(fx.registry.api('main')).rejects.toThrow(DependencyError);
     fx.connections.replace([connection(1)]);
-    await expect(fx.registry.api('main')).rejects.toThrow(/Secret ops\/admin does not exist/);
+    await expect(fx.registry.api('main')).rejects.toThrow('Secret ops/admin of OpenSearchConnection "main" does not exist');
     fx.secrets.replace([{ metadata: { namespace: 'ops', name: 'admin', resourceVersion: '1' }, data: { username: Buffer.from('admin').toString('base64') } }]);
     await expect(fx.registry.api('main')).rejects.toThrow(/has no key "password"/);
   });

@@ -7,8 +7,8 @@
  * `referencedSecrets`: no cache of every Secret).
  */
 import type { V1Namespace } from '@kubernetes/client-node';
-import type { Logger, SecretSource, StoreSource } from '@domain-operators/reconcile';
-import { ClientCache, ConnectionLookup, connectionVersion, NamespaceAdmission, Reasons, requiredSecret, requiredSecretValue } from '@domain-operators/reconcile';
+import type { ConnectionKitKind, Logger, SecretSource, StoreSource } from '@domain-operators/reconcile';
+import { ClientCache, ConnectionKit, Reasons, requiredSecretValue } from '@domain-operators/reconcile';
 import type { OpenSearchConnection } from '../api/v1alpha1/index.ts';
 import type { OpenSearchApi, OpenSearchConnectOptions, RequestCounter } from '../opensearch/client.ts';
 import { OpenSearchHttpApi } from '../opensearch/client.ts';
@@ -60,60 +60,32 @@ export interface ConnectionRegistryOptions {
   readonly requestTimeoutMs?: number;
 }
 
-/** {@link Connections} over the informer caches. Construction does no work; call {@link ConnectionRegistry.close} at shutdown. */
+/** {@link Connections} over the informer caches, on the runtime's `ConnectionKit`. Construction does no work; call {@link ConnectionRegistry.close} at shutdown. */
 export class ConnectionRegistry implements Connections {
-  readonly #deps: ConnectionRegistryDeps;
-  readonly #options: ConnectionRegistryOptions;
-  readonly #lookup: ConnectionLookup<OpenSearchConnection>;
-  readonly #admission: NamespaceAdmission;
+  readonly #kit: ConnectionKit<OpenSearchConnection, OpenSearchApi>;
   readonly #clients: ClientCache<OpenSearchApi>;
 
   constructor(deps: ConnectionRegistryDeps, options: ConnectionRegistryOptions = {}) {
-    this.#deps = deps;
-    this.#options = options;
-    this.#lookup = new ConnectionLookup(deps, { kind: 'OpenSearchConnection', blockingReasons: BLOCKING_REASONS });
-    this.#admission = new NamespaceAdmission(deps, { kind: 'OpenSearchConnection' });
     this.#clients = new ClientCache<OpenSearchApi>({ close: (api) => api.close(), ...(deps.log === undefined ? {} : { log: deps.log }) });
+    this.#kit = new ConnectionKit(deps, openSearchConnectionKind(deps, options, this.#clients));
   }
 
   connection(name: string): OpenSearchConnection {
-    return this.#lookup.get(name);
+    return this.#kit.get(name);
   }
 
   assertUsable(name: string): void {
-    this.#lookup.usable(name);
+    this.#kit.usable(name);
   }
 
   async api(name: string): Promise<OpenSearchApi> {
-    const connection = this.connection(name);
-    const { credentialsSecretRef: ref, urls, tls } = connection.spec;
-    const caRef = tls?.caSecretRef;
-    const [credentials, caSecret] = await Promise.all([
-      requiredSecret(this.#deps.secrets, ref),
-      caRef === undefined ? Promise.resolve(undefined) : requiredSecret(this.#deps.secrets, caRef),
-    ]);
-    return this.#clients.get(name, connectionVersion(connection, [credentials, caSecret]), () => {
-      const username = requiredSecretValue(credentials, ref.usernameKey);
-      const password = requiredSecretValue(credentials, ref.passwordKey);
-      const caPem = caRef === undefined || caSecret === undefined ? undefined : requiredSecretValue(caSecret, caRef.key);
-      const requests = this.#deps.requests;
-      const connect = this.#deps.connect ?? ((options: OpenSearchConnectOptions) => OpenSearchHttpApi.connect(options, requests === undefined ? {} : { requests }));
-      return connect({
-        urls,
-        username,
-        password,
-        ...(caPem === undefined ? {} : { caPem }),
-        ...(tls?.insecureSkipVerify === true ? { insecureSkipVerify: true } : {}),
-        ...(this.#options.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: this.#options.requestTimeoutMs }),
-      });
-    });
+    return this.#kit.client(this.connection(name));
   }
 
   tenancy(connectionName: string, namespace: string): Tenancy {
     const connection = this.connection(connectionName);
-    const selector = connection.spec.tenancy?.namespaceSelector;
-    this.#admission.admit(connectionName, selector, namespace);
-    const result = tenancyFor(connection.spec.tenancy, namespace, this.#admission.admitted(selector));
+    this.#kit.admit(connection, namespace);
+    const result = tenancyFor(connection.spec.tenancy, namespace, this.#kit.admitted(connection));
     if (!result.ok) throw tenancyError(result.violation);
     return result.tenancy;
   }
@@ -127,4 +99,37 @@ export class ConnectionRegistry implements Connections {
   async close(): Promise<void> {
     await this.#clients.close();
   }
+}
+
+/**
+ * OpenSearchConnection as the runtime's `ConnectionKit` sees it: the login and the CA Secret it names, and one HTTP
+ * client per connection version in `clients`, built from them. Pure; builds a client only when called.
+ */
+function openSearchConnectionKind(deps: ConnectionRegistryDeps, options: ConnectionRegistryOptions, clients: ClientCache<OpenSearchApi>): ConnectionKitKind<OpenSearchConnection, OpenSearchApi> {
+  return {
+    kind: 'OpenSearchConnection',
+    blockingReasons: BLOCKING_REASONS,
+    namespaceSelector: (connection) => connection.spec.tenancy?.namespaceSelector,
+    secretsOf: ({ spec }) => [spec.credentialsSecretRef, spec.tls?.caSecretRef],
+    client: (connection, [credentials, caSecret], version) =>
+      clients.get(connection.metadata.name ?? '', version, () => {
+        const { credentialsSecretRef: ref, urls, tls } = connection.spec;
+        const caRef = tls?.caSecretRef;
+        // credentialsSecretRef is required, so the kit has always read it (a missing one never reaches here).
+        const login = credentials ?? {};
+        const username = requiredSecretValue(login, ref.usernameKey);
+        const password = requiredSecretValue(login, ref.passwordKey);
+        const caPem = caRef === undefined || caSecret === undefined ? undefined : requiredSecretValue(caSecret, caRef.key);
+        const requests = deps.requests;
+        const connect = deps.connect ?? ((o: OpenSearchConnectOptions) => OpenSearchHttpApi.connect(o, requests === undefined ? {} : { requests }));
+        return connect({
+          urls,
+          username,
+          password,
+          ...(caPem === undefined ? {} : { caPem }),
+          ...(tls?.insecureSkipVerify === true ? { insecureSkipVerify: true } : {}),
+          ...(options.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: options.requestTimeoutMs }),
+        });
+      }),
+  };
 }
