@@ -209,6 +209,8 @@ export type { CreateLoggerOptions, LogDestination, LogFormat } from './observabi
 export { ConnectionReasons } from './connection/connection-reasons.ts';
 export type { ConnectionReason } from './connection/connection-reasons.ts';
 export { DependencyError, isDependencyError } from './connection/dependency-error.ts';
+export { foreignPrefixes, NAMESPACE_PLACEHOLDER, renderNamePrefix } from './connection/name-prefix.ts';
+export type { ForeignPrefix } from './connection/name-prefix.ts';
 export { requiredSecret, requiredSecretValue } from './connection/required-secret.ts';
 export type { SecretLocation } from './connection/required-secret.ts';
 export type { ConnectionDependent, ConnectionObject, StoreSource } from './connection/connection-object.ts';

@@ -1,4 +1,4 @@
-import { ConnectionReasons, TerminalError } from '@domain-operators/reconcile';
+import { ConnectionReasons, NAMESPACE_PLACEHOLDER, renderNamePrefix as renderPrefix, TerminalError } from '@domain-operators/reconcile';
 import type { AclOperationName, KafkaAclRule, KafkaTenancy } from './types.ts';
 
 /**
@@ -16,9 +16,6 @@ export interface TenancyViolation {
 
 /** The outcome of a tenancy check: the accepted value, or the violation. */
 export type TenancyResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly violation: TenancyViolation };
-
-/** The placeholder a `namePrefix` template may contain. */
-export const NAMESPACE_PLACEHOLDER = '{namespace}';
 
 /** Cluster operations a tenant may be granted while a prefix is set: they reach no other tenant's data. */
 const TENANT_SAFE_CLUSTER_OPERATIONS: ReadonlySet<AclOperationName> = new Set(['IdempotentWrite']);
@@ -47,12 +44,11 @@ export function checkPrefixTemplate(template: string): TenancyResult<string> {
 }
 
 /**
- * The prefix that names created for `namespace` must carry: the template with `{namespace}` replaced, or `''` when
- * the connection sets no prefix (no naming rule). Pure.
+ * The prefix that names created for `namespace` must carry: the runtime's `renderNamePrefix` of `namePrefix`, `''`
+ * when the connection sets no prefix (no naming rule). Pure.
  */
 export function renderNamePrefix(tenancy: KafkaTenancy | undefined, namespace: string): string {
-  const template = tenancy?.namePrefix;
-  return template === undefined ? '' : template.replaceAll(NAMESPACE_PLACEHOLDER, namespace);
+  return renderPrefix(tenancy?.namePrefix, namespace);
 }
 
 /**

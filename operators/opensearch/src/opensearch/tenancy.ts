@@ -28,7 +28,7 @@
  * - Protected security objects ({@link PROTECTED_SECURITY_NAMES}, and anything the API reports as reserved,
  *   static or hidden) are never written, whatever the prefix or `bindableRoles` say.
  */
-import { ConnectionReasons, TerminalError } from '@domain-operators/reconcile';
+import { ConnectionReasons, foreignPrefixes, renderNamePrefix, TerminalError } from '@domain-operators/reconcile';
 import type {
   AliasSpec,
   ComponentTemplateBody,
@@ -131,7 +131,7 @@ export function violation(problems: readonly string[]): TenancyViolation {
  */
 export function renderPrefix(template: string | undefined, namespace: string): NameResult {
   if (template === undefined || template === '') return { ok: true, name: '' };
-  const rendered = template.replaceAll('{namespace}', namespace);
+  const rendered = renderNamePrefix(template, namespace);
   if (/[{}]/.test(rendered)) return refuse(`indexPrefix ${quote(template)} may only contain the placeholder {namespace}`);
   if (!INDEX_NAME_CHARS.test(rendered)) {
     return refuse(`indexPrefix ${quote(template)} renders to ${quote(rendered)}, which cannot start an index name (lowercase letters, digits, . _ + -)`);
@@ -152,22 +152,12 @@ export function tenancyFor(
 ): { readonly ok: true; readonly tenancy: Tenancy } | { readonly ok: false; readonly violation: TenancyViolation } {
   const own = renderPrefix(spec?.indexPrefix, namespace);
   if (!own.ok) return own;
-  const foreignPrefixes: { namespace: string; prefix: string }[] = [];
-  if (own.name !== '') {
-    for (const other of otherNamespaces) {
-      if (other === namespace) continue;
-      const theirs = renderPrefix(spec?.indexPrefix, other);
-      if (theirs.ok && theirs.name.length > own.name.length && theirs.name.startsWith(own.name)) {
-        foreignPrefixes.push({ namespace: other, prefix: theirs.name });
-      }
-    }
-  }
   return {
     ok: true,
     tenancy: {
       namespace,
       prefix: own.name,
-      foreignPrefixes,
+      foreignPrefixes: foreignPrefixes(spec?.indexPrefix, namespace, otherNamespaces),
       bindableRoles: spec?.bindableRoles ?? [],
       allowedClusterPermissions: options.allowedClusterPermissions ?? DEFAULT_ALLOWED_CLUSTER_PERMISSIONS,
     },
