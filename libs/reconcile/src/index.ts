@@ -124,6 +124,7 @@ export { patchStatusIfChanged, statusChange, writeStatusIfChanged } from './stat
 export type { DesiredStatus, PatchStatusOptions } from './status/status.ts';
 export { reconciling, settled, stalled } from './status/progress.ts';
 export type { Progress } from './status/progress.ts';
+export { OwnWrites } from './status/own-writes.ts';
 export { clientEventSink, EventRecorder, eventType, MAX_EVENT_NOTE_BYTES, microTime, truncateUtf8 } from './observability/events.ts';
 export type { EventInput, EventObjectReference, EventRecorderDeps, EventRecorderOptions, EventSeries, EventSink, KubeEvent, Recorder } from './observability/events.ts';
 export { WritePriority } from './observability/write-priority.ts';

@@ -37,8 +37,8 @@ import {
   generationChanged,
   getCondition,
   isTerminalError,
-  objectKey,
   or,
+  OwnWrites,
   parseSchedule,
   READY_CONDITION,
   Reasons,
@@ -130,18 +130,11 @@ interface Outcome {
   readonly result: Result;
 }
 
-/** A status write of this process, remembered until the cache shows it (or a newer version). */
-interface Written {
-  readonly uid: string;
-  readonly resourceVersion: string | undefined;
-  readonly status: OpenSearchSnapshotPolicyStatus;
-}
-
 /** See the module comment. Keeps in memory only its own last status write per policy, until the cache shows it. */
 export class SnapshotPolicyReconciler implements Reconciler<OpenSearchSnapshotPolicy> {
   readonly #deps: SnapshotPolicyDeps;
   readonly #options: Required<SnapshotPolicyOptions>;
-  readonly #written = new Map<string, Written>();
+  readonly #written = new OwnWrites<OpenSearchSnapshotPolicy>();
 
   /** Does no work. */
   constructor(deps: SnapshotPolicyDeps, options: SnapshotPolicyOptions = {}) {
@@ -157,7 +150,7 @@ export class SnapshotPolicyReconciler implements Reconciler<OpenSearchSnapshotPo
 
   /** Forgets the remembered status write of a deleted policy. Cheap, never throws. */
   forget(request: Request): void {
-    this.#written.delete(requestKey(request));
+    this.#written.forget(requestKey(request));
   }
 
   /**
@@ -165,7 +158,7 @@ export class SnapshotPolicyReconciler implements Reconciler<OpenSearchSnapshotPo
    * `TerminalError` for a refusal that waits for a change.
    */
   async reconcile(cached: OpenSearchSnapshotPolicy, context: ReconcileContext): Promise<Result> {
-    const policy = this.#withOwnWrites(cached);
+    const policy = this.#written.over(cached);
     const now = this.#now();
     let outcome: Outcome;
     try {
@@ -402,30 +395,12 @@ export class SnapshotPolicyReconciler implements Reconciler<OpenSearchSnapshotPo
   async #write(policy: OpenSearchSnapshotPolicy, desired: DesiredStatus, now: Date): Promise<void> {
     const reply = await this.#deps.status.patchStatus(policy, desired, now);
     if (reply === undefined) return;
-    this.#written.set(objectKey(policy), { uid: policy.metadata.uid ?? '', resourceVersion: reply.metadata.resourceVersion, status: reply.status ?? {} });
-  }
-
-  /** `cached` with this process's last status write over it while the cache does not show that write yet. */
-  #withOwnWrites(cached: OpenSearchSnapshotPolicy): OpenSearchSnapshotPolicy {
-    const key = objectKey(cached);
-    const written = this.#written.get(key);
-    if (written === undefined) return cached;
-    if (written.uid !== (cached.metadata.uid ?? '') || !olderThan(cached.metadata.resourceVersion, written.resourceVersion)) {
-      this.#written.delete(key);
-      return cached;
-    }
-    return { ...cached, status: written.status };
+    this.#written.remember(reply);
   }
 
   #now(): Date {
     return this.#deps.now?.() ?? new Date();
   }
-}
-
-/** Whether resourceVersion `a` is older than `b` (compared as numbers, as etcd's are; unknown counts as not older). */
-function olderThan(a: string | undefined, b: string | undefined): boolean {
-  if (a === undefined || b === undefined || !/^[0-9]+$/.test(a) || !/^[0-9]+$/.test(b)) return false;
-  return BigInt(a) < BigInt(b);
 }
 
 /**

@@ -42,15 +42,16 @@ import {
   isTerminalError,
   objectKey,
   or,
+  OwnWrites,
   READY_CONDITION,
   Reasons,
   requestFor,
   requestKey,
   Result,
   rfc3339,
+  stalled,
   SYNCED_CONDITION,
   watchConnectionDependents,
-  stalled,
   writeStatusIfChanged,
 } from '@domain-operators/reconcile';
 import type { OpenSearchSnapshotRepository, OpenSearchSnapshotRestore } from '../api/v1alpha1/index.ts';
@@ -123,12 +124,6 @@ type Preparation =
   | { readonly kind: 'refused'; readonly reason: string; readonly message: string; readonly snapshot?: string }
   | { readonly kind: 'wait'; readonly reason: string; readonly message: string };
 
-/** A status write of this process that the cache may not show yet. */
-interface OwnWrite {
-  readonly uid: string;
-  readonly object: OpenSearchSnapshotRestore;
-}
-
 const ACTION = 'Restore';
 /** OpenSearch's refusal of a new index whose name an alias holds (`invalid_index_name_exception`). */
 const ALIAS_TAKEN = 'already exists as alias';
@@ -137,8 +132,8 @@ const ALIAS_TAKEN = 'already exists as alias';
 export class SnapshotRestoreReconciler implements Reconciler<OpenSearchSnapshotRestore> {
   readonly #deps: SnapshotRestoreDeps;
   readonly #options: Required<SnapshotRestoreOptions>;
-  /** Request key → our last status write, until the cache shows it. */
-  readonly #written = new Map<string, OwnWrite>();
+  /** Our last status write per object, until the cache shows it (the runtime's read-your-own-writes). */
+  readonly #written = new OwnWrites<OpenSearchSnapshotRestore>();
   /** Request key → since when (ms) some target is red with nothing recovering. */
   readonly #stalledSince = new Map<string, number>();
 
@@ -160,19 +155,19 @@ export class SnapshotRestoreReconciler implements Reconciler<OpenSearchSnapshotR
 
   /** Forgets what this process remembers of the object (the controller calls it on deletion). Cheap, never throws. */
   forget(request: Request): void {
-    this.#written.delete(requestKey(request));
+    this.#written.forget(requestKey(request));
     this.#stalledSince.delete(requestKey(request));
   }
 
   async reconcile(cached: OpenSearchSnapshotRestore, context: ReconcileContext): Promise<Result> {
-    const object = this.#withOwnWrites(cached);
+    const object = this.#written.over(cached);
     const phase = object.status?.phase;
     if (phase === 'Succeeded' || phase === 'Failed') return Result.done();
     try {
       return phase === 'Running' ? await this.#running(object, context) : await this.#start(object, context);
     } catch (err) {
       // A conflict means our read was stale: the next reconcile reads the object afresh.
-      if (!isConflict(err)) await this.#writeFailure(this.#withOwnWrites(object), err, context);
+      if (!isConflict(err)) await this.#writeFailure(this.#written.over(object), err, context);
       throw err;
     }
   }
@@ -439,31 +434,13 @@ export class SnapshotRestoreReconciler implements Reconciler<OpenSearchSnapshotR
   /** One status write; the reply is remembered until the cache shows it. */
   async #write(object: OpenSearchSnapshotRestore, desired: DesiredStatus, context: ReconcileContext): Promise<OpenSearchSnapshotRestore | undefined> {
     const reply = await this.#deps.status.write(object, desired, { now: this.#now(), signal: context.signal });
-    if (reply !== undefined) this.#written.set(objectKey(reply), { uid: reply.metadata.uid ?? '', object: reply });
+    if (reply !== undefined) this.#written.remember(reply);
     return reply;
-  }
-
-  /** `cached`, or our newer write of it while the cache does not show that yet (by resourceVersion). */
-  #withOwnWrites(cached: OpenSearchSnapshotRestore): OpenSearchSnapshotRestore {
-    const key = objectKey(cached);
-    const written = this.#written.get(key);
-    if (written === undefined) return cached;
-    if (written.uid !== (cached.metadata.uid ?? '') || !olderThan(cached.metadata.resourceVersion, written.object.metadata.resourceVersion)) {
-      this.#written.delete(key);
-      return cached;
-    }
-    return written.object;
   }
 
   #now(): Date {
     return this.#deps.now?.() ?? new Date();
   }
-}
-
-/** Whether resourceVersion `a` is older than `b` (numbers, as etcd's are; anything else counts as caught up). */
-function olderThan(a: string | undefined, b: string | undefined): boolean {
-  if (a === undefined || b === undefined || !/^[0-9]+$/.test(a) || !/^[0-9]+$/.test(b)) return false;
-  return BigInt(a) < BigInt(b);
 }
 
 /** Whether the restore call was accepted: the second write (Ready=False RestoreInProgress) is in the status. */
