@@ -16,7 +16,7 @@
  * Suspend: no backup is created; retention still runs (it only removes what the rules no longer keep). An invalid
  * schedule or zone is reported in `status.backup.message` and a Warning Event, and retention still runs too.
  */
-import { apiVersionOf, controllerReference, isAlreadyExists, isControlledBy, isNotFound, parseSchedule, Reasons, Result, writeStatusIfChanged } from '@domain-operators/reconcile';
+import { apiVersionOf, controllerReference, isAlreadyExists, isControlledBy, isNotFound, parseSchedule, Reasons, Result } from '@domain-operators/reconcile';
 import type { Client, ReconcileContext, Reconciler, Recorder, Store } from '@domain-operators/reconcile';
 import { redisBackups, redisReplications } from '../api/v1alpha1/index.ts';
 import type { RedisBackup, RedisReplication } from '../api/v1alpha1/index.ts';
@@ -26,6 +26,7 @@ import type { NameHolder } from '../backup/schedule-plan.ts';
 import { parseRetentionAge, retentionVictims } from '../backup/schedule-retention.ts';
 import type { ScheduledBackup } from '../backup/schedule-retention.ts';
 import { SCHEDULE_LABEL, scheduleLabelValue, SLOT_ANNOTATION, slotName } from '../backup/scheduled-name.ts';
+import { writeReplicationStatus } from './replication-status-writer.ts';
 
 /** The index of the RedisBackups store this reconciler reads: by owner UID (`byOwnerUid`). */
 export const BACKUPS_BY_OWNER = 'backupsByOwner';
@@ -188,7 +189,7 @@ export class BackupScheduleReconciler implements Reconciler<RedisReplication> {
     const current = rr.status?.backup;
     if (sameStatus(current, desired)) return;
     const value = desired === undefined ? null : { ...Object.fromEntries(Object.keys(current ?? {}).map((k) => [k, null])), ...desired };
-    await writeStatusIfChanged(this.#deps.client, redisReplications.type, rr, { fields: { backup: value } }, { now: this.#deps.now?.() ?? new Date(), signal });
+    await writeReplicationStatus(this.#deps.client, rr, { fields: { backup: value } }, { now: this.#deps.now?.() ?? new Date(), signal });
     if (warning !== undefined) this.#deps.recorder.record(rr, { type: 'Warning', reason: warning.reason, action: 'Schedule', note: warning.note });
   }
 }

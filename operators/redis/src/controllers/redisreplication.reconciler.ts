@@ -3,7 +3,7 @@
  * user's password, status.
  */
 import type { V1ConfigMap, V1Pod, V1PodDisruptionBudget, V1Secret, V1Service, V1StatefulSet } from '@kubernetes/client-node';
-import { ensureSecret, generatePassword, isDependencyError, Reasons, isNotFound, requiredSecret, requiredSecretValue, isTerminalError, objectKey, patchStatusIfChanged, requestFor, requestKey, Result, rfc3339, secretValue, stalled, storeSecrets, TerminalError } from '@domain-operators/reconcile';
+import { ensureSecret, generatePassword, isDependencyError, Reasons, isNotFound, requiredSecret, requiredSecretValue, isTerminalError, objectKey, requestFor, requestKey, Result, rfc3339, secretValue, stalled, storeSecrets, TerminalError } from '@domain-operators/reconcile';
 import type { Client, Clock, ConditionUpdate, EnsureSecretDeps, ObjectReader, Progress, ReconcileContext, Reconciler, Recorder, Request, SecretSource, Store } from '@domain-operators/reconcile';
 import { MANAGED_CONFIG_KEYS, redisBackups, redisReplications } from '../api/v1alpha1/index.ts';
 import type { RedisBackup, RedisReplication, RedisUser } from '../api/v1alpha1/index.ts';
@@ -43,6 +43,7 @@ import { incarnationOf, isPodReady, memberPods, PODS_BY_REPLICATION } from './me
 import { addressesOf, observeMembers } from './observe.ts';
 import type { ObservedMember } from './observe.ts';
 import { PodLabeler } from './pod-labeler.ts';
+import { writeReplicationStatus } from './replication-status-writer.ts';
 import { goodReplicas, REPLICATION_REASONS, replicationConditions, requeueDelayMs } from './replication-status.ts';
 import type { FencingFacts } from './replication-status.ts';
 import { restoreFailureOf } from './restore-progress.ts';
@@ -507,7 +508,7 @@ export class RedisReplicationReconciler implements Reconciler<RedisReplication> 
     if (behind.length > 0 || address === undefined) return waiting(`${behind.join(', ')} restoring or loading`);
     const keys = (await client.info(address)).keys;
     await this.#deleteRestorePlan(rr, signal);
-    await patchStatusIfChanged(this.#deps.client, redisReplications.type, rr, { fields: { restoredFrom: plan.location, restoredKeys: keys } }, { now: this.#deps.now?.() ?? new Date() });
+    await writeReplicationStatus(this.#deps.client, rr, { fields: { restoredFrom: plan.location, restoredKeys: keys } }, { now: this.#deps.now?.() ?? new Date() });
     const replicas = restoring.slice(1);
     const others = replicas.length === 0 ? '' : `; ${replicas.join(', ')} restored it too and replicate from it`;
     this.#deps.recorder.record(rr, { type: 'Normal', reason: 'Restored', action: 'Restore', note: `${plan.pod} started from ${plan.location} (SHA-256 verified) with ${keys} keys${others}` });
@@ -619,7 +620,7 @@ export class RedisReplicationReconciler implements Reconciler<RedisReplication> 
 
   /** One status write; kstatus' progress follows Ready unless `progress` is given (a refusal that waits for a change). */
   async #writeStatus(rr: RedisReplication, conditions: readonly ConditionUpdate[], fields: Readonly<Record<string, unknown>>, progress?: Progress): Promise<void> {
-    await patchStatusIfChanged(this.#deps.client, redisReplications.type, rr, { conditions, fields, ...(progress !== undefined && { progress }) }, { now: this.#deps.now?.() ?? new Date() });
+    await writeReplicationStatus(this.#deps.client, rr, { conditions, fields, ...(progress !== undefined && { progress }) }, { now: this.#deps.now?.() ?? new Date() });
   }
 }
 
