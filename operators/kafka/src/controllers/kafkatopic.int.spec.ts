@@ -2,6 +2,7 @@
 // checked with @platformatic/kafka's own Admin client.
 import type { Client } from '@domain-operators/reconcile';
 import { coreTypes } from '@domain-operators/reconcile';
+import { kstatus } from '@domain-operators/testenv';
 import type { KafkaInfo } from '@domain-operators/testenv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kafkaConnections, kafkaTopics } from '../api/v1alpha1/index.ts';
@@ -80,6 +81,12 @@ async function syncedReason(name: string, reason: string, namespace = teamNamesp
   );
 }
 
+/** What the real kstatus (Flux's and kpt's reading) says of each KafkaTopic now, as `name: verdict`. */
+async function kstatusOf(...names: readonly (readonly [namespace: string, name: string])[]): Promise<string[]> {
+  const live = await Promise.all(names.map(([namespace, name]) => client.get(kafkaTopics.type, { namespace, name })));
+  return (await kstatus(live)).map((verdict) => `${verdict.name}: ${verdict.status}`);
+}
+
 describe('KafkaTopic against the real broker', () => {
   it('creates a topic, grows it, changes and removes config, and refuses an RF the cluster cannot hold', async () => {
     const name = `orders-${id}`;
@@ -152,6 +159,8 @@ describe('KafkaTopic against the real broker', () => {
 
     await client.create(kafkaTopics.type, topic(`second-${id}`, { topicName: same }));
     expect(await syncedReason(`second-${id}`, 'ResourceConflict')).toContain('already claimed');
+    // Adoption refused and a conflict wait for a person: Flux and kpt read them as Failed at once, never as in progress.
+    expect(await kstatusOf([teamNamespace, differs], [teamNamespace, `second-${id}`])).toEqual([`${differs}: Failed`, `second-${id}: Failed`]);
   });
 
   it('applies the tenancy prefix, refuses names outside it and namespaces the connection does not select, creating nothing', async () => {
@@ -165,6 +174,7 @@ describe('KafkaTopic against the real broker', () => {
     expect(await syncedReason('stolen', 'TenancyViolation')).toContain(`must start with "${teamNamespace}."`);
     await client.create(kafkaTopics.type, topic(`payments-${id}`, {}, opsNamespace, tenantConnection));
     expect(await syncedReason(`payments-${id}`, 'TenancyViolation', opsNamespace)).toContain('is not selected');
+    expect(await kstatusOf([teamNamespace, 'stolen'], [opsNamespace, `payments-${id}`])).toEqual(['stolen: Failed', `payments-${id}: Failed`]);
     expect(await checker.topic(`other.stolen-${id}`)).toBeUndefined();
     expect(await checker.topic(`${opsNamespace}.payments-${id}`)).toBeUndefined();
   });
