@@ -895,7 +895,6 @@ describe('ExternalResourceReconciler: what kstatus (Flux, kpt) reads', () => {
     expect(t.condition(uid, 'Reconciling')).toBeUndefined();
   });
 
-
   it('waiting for a dependency that is not Ready (a non-stalling TerminalError) is InProgress, not Failed', async () => {
     const t = setup({
       desired: () => {
