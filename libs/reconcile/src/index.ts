@@ -184,6 +184,7 @@ export type { ConfigMapLedgerRef } from './external/configmap-ledger-document.ts
 export { ExternalConditions, ExternalEvents, ExternalResourceReconciler, finalizerRunner, statusWriterFor } from './external/external-resource.ts';
 export type {
   ExternalResourceDeps,
+  Connected,
   ExternalResourceOptions,
   ExternalResourceStatus,
   FinalizerRunner,

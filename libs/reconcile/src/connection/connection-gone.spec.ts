@@ -14,6 +14,7 @@ const context: ExternalContext<KubernetesObject> = {
   signal: new AbortController().signal,
   externalName: 'main/team-a-logs',
   object,
+  client: () => Promise.resolve(undefined),
 };
 
 function adapterFailingDeleteWith(error: Error | undefined): ExternalAdapter<KubernetesObject, unknown, unknown> {

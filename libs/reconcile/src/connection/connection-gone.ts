@@ -23,12 +23,12 @@ export interface ConnectionGoneOptions {
  * resource, and its namespace, in `Terminating` for ever. Any other failure (a missing Secret, the system
  * unreachable) still fails the deletion, to be retried. External names are `<connection>/<name>`.
  */
-export function releasingWhenConnectionGone<T extends KubernetesObject, D, O>(
-  adapter: ExternalAdapter<T, D, O>,
+export function releasingWhenConnectionGone<T extends KubernetesObject, D, O, C>(
+  adapter: ExternalAdapter<T, D, O, C>,
   events: Recorder,
   options: ConnectionGoneOptions,
-): ExternalAdapter<T, D, O> {
-  const wrapped: ExternalAdapter<T, D, O> = {
+): ExternalAdapter<T, D, O, C> {
+  const wrapped: ExternalAdapter<T, D, O, C> = {
     observe: (desired, context) => adapter.observe(desired, context),
     create: (desired, context) => adapter.create(desired, context),
     update: (desired, observed, context) => adapter.update(desired, observed, context),

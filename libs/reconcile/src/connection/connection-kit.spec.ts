@@ -108,4 +108,11 @@ describe('ConnectionKit', () => {
     const noKey: unknown = await kit([conn({ loginRef: REF })], [login(undefined, '1')]).kit.client(conn({ loginRef: REF })).catch((e: unknown) => e);
     expect(isDependencyError(noKey, 'SecretNotFound')).toBe(true);
   });
+
+  it('binds the client of an external name to the connection it names, and a gone connection is a retried ConnectionNotFound', async () => {
+    const { kit: k } = kit([conn({ loginRef: REF })], [login('admin', '7')]);
+    await expect(k.clientOf('main/team-a.orders')).resolves.toEqual({ user: 'admin', version: expect.any(String) as string });
+    const gone: unknown = await k.clientOf('other/team-a.orders').catch((e: unknown) => e);
+    expect(isDependencyError(gone, 'ConnectionNotFound')).toBe(true);
+  });
 });

@@ -9,6 +9,7 @@
 import type { V1Namespace, V1Secret } from '@kubernetes/client-node';
 import type { SecretSource } from '../secret/secret-source.ts';
 import { connectionVersion } from './client-cache.ts';
+import { parseConnectionExternalName } from './external-name.ts';
 import { ConnectionLookup } from './connection-lookup.ts';
 import type { ConnectionObject, StoreSource } from './connection-object.ts';
 import type { LabelSelector } from './label-selector.ts';
@@ -93,5 +94,14 @@ export class ConnectionKit<C extends ConnectionObject, K> {
     const whose = `${this.#kind.kind} "${connection.metadata.name ?? ''}"`;
     const secrets = await Promise.all(this.#kind.secretsOf(connection).map((at) => (at === undefined ? Promise.resolve(undefined) : requiredSecret(this.#deps.secrets, at, whose, signal))));
     return this.#kind.client(connection, secrets, connectionVersion(connection, secrets));
+  }
+
+  /**
+   * The client of the connection an external name `<connection>/<name>` is on: {@link ConnectionKit.get} then
+   * {@link ConnectionKit.client}. What a managed kind's `ExternalResourceOptions.client` is (the recorded name when
+   * deleting, so a resource whose spec changed deletes from where it created). Rejects like both.
+   */
+  clientOf(externalName: string, signal?: AbortSignal): Promise<K> {
+    return Promise.resolve().then(() => this.client(this.get(parseConnectionExternalName(externalName).connection), signal));
   }
 }

@@ -13,7 +13,7 @@ import { managedResourceDeps } from './managed-deps.ts';
 const SYSTEM = { group: 'example.domain-operators.io', connectionKind: 'ExampleConnection', system: 'Example' };
 const type: ResourceType = { group: 'example.domain-operators.io', version: 'v1alpha1', kind: 'Thing', plural: 'things', namespaced: true };
 const object: KubernetesObject = { apiVersion: 'example.domain-operators.io/v1alpha1', kind: 'Thing', metadata: { name: 'orders', namespace: 'team-a', uid: 'u1' } };
-const context: ExternalContext<KubernetesObject> = { request: { namespace: 'team-a', name: 'orders' }, reconcileId: 'r1', log: silentLogger, signal: new AbortController().signal, externalName: 'main/team-a.orders', object };
+const context: ExternalContext<KubernetesObject> = { request: { namespace: 'team-a', name: 'orders' }, reconcileId: 'r1', log: silentLogger, signal: new AbortController().signal, externalName: 'main/team-a.orders', object, client: () => Promise.resolve(undefined) };
 const adapter: ExternalAdapter<KubernetesObject, unknown, unknown> = {
   observe: () => Promise.resolve({ exists: false }),
   create: () => Promise.resolve({}),

@@ -38,9 +38,9 @@ export interface ManagedProcessParts {
 }
 
 /** One managed kind's own parts. */
-export interface ManagedKindParts<T extends KubernetesObject, D, O> {
+export interface ManagedKindParts<T extends KubernetesObject, D, O, C = unknown> {
   readonly type: ResourceType<T>;
-  readonly adapter: ExternalAdapter<T, D, O>;
+  readonly adapter: ExternalAdapter<T, D, O, C>;
   readonly claims: ClaimIndex<T>;
   /** The finalizer's name after the group (`<group>/<finalizer>`); default `finalizer`. */
   readonly finalizer?: string;
@@ -51,7 +51,7 @@ export interface ManagedKindParts<T extends KubernetesObject, D, O> {
 }
 
 /** See the module comment. Pure: builds objects, registers nothing. */
-export function managedResourceDeps<T extends KubernetesObject, D, O>(system: ManagedSystem, parts: ManagedProcessParts, kind: ManagedKindParts<T, D, O>): ExternalResourceDeps<T, D, O> {
+export function managedResourceDeps<T extends KubernetesObject, D, O, C = unknown>(system: ManagedSystem, parts: ManagedProcessParts, kind: ManagedKindParts<T, D, O, C>): ExternalResourceDeps<T, D, O, C> {
   return {
     adapter: releasingWhenConnectionGone(kind.adapter, parts.events, { connectionKind: system.connectionKind, system: system.system, ...(kind.noun !== undefined && { noun: kind.noun }) }),
     claims: kind.claims,

@@ -23,10 +23,11 @@ interface Widget extends KubernetesObject {
 
 const PREFIX = 'widgets.example.io';
 
+const externalNameOf = (w: Widget): string => w.spec.topic ?? w.metadata?.name ?? '';
+
 const kind: ExternalResourceOptions<Widget, FakeSpec> = {
   annotationPrefix: PREFIX,
-  externalName: (w) => w.spec.topic ?? w.metadata?.name ?? '',
-  desired: (w) => ({ name: w.spec.topic ?? w.metadata?.name ?? '', config: w.spec.config }),
+  connect: (w) => ({ externalName: externalNameOf(w), desired: { name: externalNameOf(w), config: w.spec.config } }),
   defaultDeletionPolicy: 'Retain',
 };
 
@@ -88,7 +89,7 @@ function setup(options: { maxBytes?: number; failStatusWrites?: () => boolean; a
   const newProcess = () => {
     const ledger = new ClaimsLedger({ document, clock }, { lingerMs: 10, releaseLingerMs: 1_000, ...(options.maxBytes !== undefined && { maxBytes: options.maxBytes }) });
     const reconciler = new ExternalResourceReconciler<Widget, FakeSpec, FakeObserved>(
-      { adapter: system, claims: objects.claims((w) => kind.externalName(w)), finalizer: objects.finalizer, status, events: recorder, createClaims: ledger, now: () => new Date('2026-12-01T12:00:00Z'), random: () => 0.5 },
+      { adapter: system, claims: objects.claims(externalNameOf), finalizer: objects.finalizer, status, events: recorder, createClaims: ledger, now: () => new Date('2026-12-01T12:00:00Z'), random: () => 0.5 },
       { ...kind, ...(options.adoptExactMatch === true && { adoptExactMatch: true }) },
     );
     return { ledger, reconciler };

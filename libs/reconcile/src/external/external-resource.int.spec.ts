@@ -48,7 +48,7 @@ describe('ExternalResourceReconciler against the real apiserver', () => {
         events: recorder,
         random: () => 0.5,
       },
-      { annotationPrefix: GROUP, externalName, desired: (g) => ({ name: g.spec.topic, config: g.spec.config }), defaultDeletionPolicy: 'Retain', deletionPolicy: (g) => g.spec.deletionPolicy },
+      { annotationPrefix: GROUP, connect: (g) => ({ externalName: externalName(g), desired: { name: g.spec.topic, config: g.spec.config } }), defaultDeletionPolicy: 'Retain', deletionPolicy: (g) => g.spec.deletionPolicy },
     );
     const reconcile = async (name: string): Promise<Result> => {
       store.replace(await cluster.client.listAll(gadgetType, { namespace }));

@@ -22,18 +22,20 @@ interface Widget extends KubernetesObject {
 const PREFIX = 'widgets.example.io';
 const TEN_MINUTES = 600_000;
 
+function externalNameOf(w: Widget): string {
+  const name = w.spec.topic ?? w.metadata?.name ?? '';
+  if (name.includes('/')) throw new TerminalError(`topic name ${name} may not contain "/"`, 'InvalidSpec');
+  return name;
+}
+
 const kind: ExternalResourceOptions<Widget, FakeSpec> = {
   annotationPrefix: PREFIX,
-  externalName: (w) => {
-    const name = w.spec.topic ?? w.metadata?.name ?? '';
-    if (name.includes('/')) throw new TerminalError(`topic name ${name} may not contain "/"`, 'InvalidSpec');
-    return name;
-  },
-  desired: (w) => {
+  connect: (w) => {
+    const externalName = externalNameOf(w);
     if (w.spec.tenant !== undefined && w.spec.tenant !== w.metadata?.namespace) {
       throw new TerminalError(`tenant ${w.spec.tenant} is not this namespace`, 'TenancyViolation');
     }
-    return { name: w.spec.topic ?? w.metadata?.name ?? '', config: w.spec.config };
+    return { externalName, desired: { name: externalName, config: w.spec.config } };
   },
   defaultDeletionPolicy: 'Retain',
   deletionPolicy: (w) => w.spec.deletionPolicy,
@@ -71,7 +73,7 @@ function setup(options: Partial<ExternalResourceOptions<Widget, FakeSpec>> = {},
     new ExternalResourceReconciler<Widget, FakeSpec, FakeObserved>(
       {
         adapter: system,
-        claims: objects.claims((w) => kind.externalName(w)),
+        claims: objects.claims(externalNameOf),
         finalizer: objects.finalizer,
         status: statusWriter?.(objects) ?? objects.statusWriter,
         events: recorder,
@@ -897,7 +899,7 @@ describe('ExternalResourceReconciler: what kstatus (Flux, kpt) reads', () => {
 
   it('waiting for a dependency that is not Ready (a non-stalling TerminalError) is InProgress, not Failed', async () => {
     const t = setup({
-      desired: () => {
+      connect: () => {
         throw new TerminalError('KafkaConnection "main" is not ready: no broker', 'KafkaUnavailable', { stalls: false });
       },
     });

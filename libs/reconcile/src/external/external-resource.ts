@@ -125,8 +125,8 @@ export const ExternalEvents = {
 // The reconciler
 
 /** The collaborators of an {@link ExternalResourceReconciler}. */
-export interface ExternalResourceDeps<T extends KubernetesObject, D, O> {
-  readonly adapter: ExternalAdapter<T, D, O>;
+export interface ExternalResourceDeps<T extends KubernetesObject, D, O, C = unknown> {
+  readonly adapter: ExternalAdapter<T, D, O, C>;
   readonly claims: ClaimIndex<T>;
   readonly finalizer: FinalizerRunner<T>;
   readonly status: StatusWriter<T>;
@@ -143,18 +143,37 @@ export interface ExternalResourceDeps<T extends KubernetesObject, D, O> {
   readonly random?: () => number;
 }
 
+/**
+ * What one look at a resource's dependencies gives a reconcile ({@link ExternalResourceOptions.connect}): the
+ * identity of its external object and the desired external spec.
+ */
+export interface Connected<D> {
+  /**
+   * The identity of the external object in its system, unique among everything this reconciler manages (include the
+   * target cluster when a kind can address several, e.g. `prod/orders`).
+   */
+  readonly externalName: string;
+  readonly desired: D;
+}
+
 /** What makes one kind: its functions and defaults. */
-export interface ExternalResourceOptions<T extends KubernetesObject, D> {
+export interface ExternalResourceOptions<T extends KubernetesObject, D, C = unknown> {
   /** Prefix of the control annotations, usually the API group: `<prefix>/paused`, `/adopt`, `/drift-check-interval`. */
   readonly annotationPrefix: string;
   /**
-   * The identity of the external object in its system, unique among everything this reconciler manages (include the
-   * target cluster when a kind can address several, e.g. `prod/orders`). Pure; throw `TerminalError` (reason
-   * `InvalidSpec`, `TenancyViolation`, …) when it cannot be computed: nothing external is touched then.
+   * The resource's external name and desired spec, from one look at what it depends on (its connection, its
+   * namespace's tenancy, the caches): called once per reconcile, first (crossplane's `Connect`). Reads caches only;
+   * throws before anything external is touched: `TerminalError` (reason `InvalidSpec`, `TenancyViolation`, the
+   * connection's own reason, …) for what waits for a change, a retried error (`ConnectionNotFound`) otherwise.
    */
-  externalName(object: T): string;
-  /** The desired external spec. Pure (or reading caches only); may throw `TerminalError` like `externalName`. */
-  desired(object: T): D | Promise<D>;
+  connect(object: T): Connected<D> | Promise<Connected<D>>;
+  /**
+   * The client bound to the connection `externalName` is on (the computed name, or the recorded one when deleting):
+   * what the adapter's `context.client()` resolves to, called at most once per reconcile and only when the adapter
+   * asks. May read the connection's Secrets; rejects with a retried `DependencyError` (`ConnectionNotFound`,
+   * `SecretNotFound`). Absent: the kind binds no client, and `context.client()` rejects.
+   */
+  client?(externalName: string, signal?: AbortSignal): Promise<C>;
   /**
    * The kind's default deletion policy: `Retain` for data-bearing kinds (topics, indices). `Retain` leaves the external
    * object when the resource is deleted; `Delete` deletes it, but only when this resource owns it.
@@ -200,9 +219,11 @@ interface OwnWrite {
  * The state of one reconcile: the latest known version of the object (updated after each status write) and the
  * adapter's status fields reported so far, written with every status write of this reconcile.
  */
-interface Attempt<T extends KubernetesObject> {
+interface Attempt<T extends KubernetesObject, C> {
   object: T;
   readonly context: ReconcileContext;
+  /** The client of this reconcile, from the first adapter call that asked for it. */
+  client?: Promise<C>;
   adapterFields?: ExternalStatusFields;
   /** The Event of a create or adoption, recorded only after the status write that says so (Events trail status). */
   event?: { readonly reason: string; readonly action: string; readonly note: string };
@@ -223,7 +244,9 @@ const MIN_DRIFT_CHECK_INTERVAL_MS = 10_000;
  * 1. `<prefix>/paused: "true"`: no adapter call at all; `Synced=False/Paused`, `Ready` unchanged; no finalizer is
  *    added. A paused resource being deleted releases its finalizer only when that needs no external call (Retain, or
  *    nothing owned); under `Delete` an owned object waits, finalizer kept, until the annotation goes.
- * 2. Otherwise compute external name and desired spec (a `TerminalError` writes its reason and stops); settle name
+ * 2. Otherwise connect: the external name and desired spec from one look at the resource's dependencies (a
+ *    `TerminalError` writes its reason and stops; the client bound to its connection is built when the adapter first
+ *    asks, once per reconcile); settle name
  *    conflicts (the claimant that owns the name, else the oldest, wins; the others get `ResourceConflict` and touch
  *    nothing); observe; then create, update, adopt or refuse (`AlreadyExists`, with the diff) by the ownership rules;
  *    record ownership; `Synced=True`, `Ready=True`; requeue after the jittered drift interval. An update of an owned
@@ -260,15 +283,15 @@ const MIN_DRIFT_CHECK_INTERVAL_MS = 10_000;
  * of a key goes when the cache catches up, when the object's UID changes and when the controller reports the object
  * deleted ({@link ExternalResourceReconciler.forget}). Construction does no work.
  */
-export class ExternalResourceReconciler<T extends KubernetesObject, D, O> implements Reconciler<T> {
-  readonly #deps: ExternalResourceDeps<T, D, O>;
-  readonly #options: ExternalResourceOptions<T, D>;
+export class ExternalResourceReconciler<T extends KubernetesObject, D, O, C = unknown> implements Reconciler<T> {
+  readonly #deps: ExternalResourceDeps<T, D, O, C>;
+  readonly #options: ExternalResourceOptions<T, D, C>;
   /** Request key → the status this process last wrote, while the cache does not show it yet. */
   readonly #written = new Map<string, OwnWrite>();
   /** Request key → UID of a resource whose claim this process put in the ledger and has not released yet. */
   readonly #ledgerClaims = new Map<string, string>();
 
-  constructor(deps: ExternalResourceDeps<T, D, O>, options: ExternalResourceOptions<T, D>) {
+  constructor(deps: ExternalResourceDeps<T, D, O, C>, options: ExternalResourceOptions<T, D, C>) {
     this.#deps = deps;
     this.#options = options;
   }
@@ -290,7 +313,7 @@ export class ExternalResourceReconciler<T extends KubernetesObject, D, O> implem
   /** See {@link ExternalResourceReconciler}. */
   async reconcile(cached: T, context: ReconcileContext): Promise<Result> {
     const object = this.#withOwnWrites(cached);
-    const attempt: Attempt<T> = { object, context };
+    const attempt: Attempt<T, C> = { object, context };
     const paused = this.#annotation(object, 'paused') === 'true';
     const deleting = object.metadata?.deletionTimestamp != null;
     if (paused && !deleting) {
@@ -313,7 +336,7 @@ export class ExternalResourceReconciler<T extends KubernetesObject, D, O> implem
     });
   }
 
-  async #apply(attempt: Attempt<T>): Promise<Result> {
+  async #apply(attempt: Attempt<T, C>): Promise<Result> {
     try {
       return await this.#sync(attempt);
     } catch (err) {
@@ -326,9 +349,9 @@ export class ExternalResourceReconciler<T extends KubernetesObject, D, O> implem
     }
   }
 
-  async #sync(attempt: Attempt<T>): Promise<Result> {
+  async #sync(attempt: Attempt<T, C>): Promise<Result> {
     const { object } = attempt;
-    const externalName = this.#options.externalName(object);
+    const { externalName, desired } = await this.#options.connect(object);
     let claim = this.#claimOf(object);
     if (claim !== undefined && claim.externalName !== externalName) {
       if (claim.ownership !== 'CreatePending') {
@@ -341,7 +364,6 @@ export class ExternalResourceReconciler<T extends KubernetesObject, D, O> implem
       attempt.context.log.warn({ externalName: claim.externalName }, 'forgetting a pending create of a former external name');
       claim = undefined;
     }
-    const desired = await this.#options.desired(object);
 
     const winner = this.#winner(object, externalName);
     if (uidOf(winner) !== uidOf(object)) {
@@ -415,7 +437,7 @@ export class ExternalResourceReconciler<T extends KubernetesObject, D, O> implem
    * records no intent (the ledger holds names only) and no status claim is pending already; resolves to whether it
    * did (false: full, or not used, and the caller writes the status claim).
    */
-  async #claimInLedger(attempt: Attempt<T>, externalName: string, intent: ExternalStatusFields | undefined, claim: Claim | undefined): Promise<boolean> {
+  async #claimInLedger(attempt: Attempt<T, C>, externalName: string, intent: ExternalStatusFields | undefined, claim: Claim | undefined): Promise<boolean> {
     const ledger = this.#deps.createClaims;
     if (ledger === undefined || intent !== undefined || claim !== undefined) return false;
     const uid = uidOf(attempt.object);
@@ -430,7 +452,7 @@ export class ExternalResourceReconciler<T extends KubernetesObject, D, O> implem
    * write was lost: it carries this resource's creation mark (an adapter that marks its creates), or the ledger holds
    * this resource's claim of the name (read afresh, so a claim another process made before its create is seen).
    */
-  async #ownCreateWithoutStatus(attempt: Attempt<T>, externalName: string, createdBy: string | undefined): Promise<boolean> {
+  async #ownCreateWithoutStatus(attempt: Attempt<T, C>, externalName: string, createdBy: string | undefined): Promise<boolean> {
     const uid = uidOf(attempt.object);
     if (this.#deps.adapter.marksCreator === true) {
       if (createdBy === undefined || createdBy !== uid) return false;
@@ -445,7 +467,7 @@ export class ExternalResourceReconciler<T extends KubernetesObject, D, O> implem
   }
 
   /** Drops this resource's ledger claim once its status records the ownership (lazily, batched by the ledger). */
-  #releaseLedgerClaim(attempt: Attempt<T>, externalName: string): void {
+  #releaseLedgerClaim(attempt: Attempt<T, C>, externalName: string): void {
     const ledger = this.#deps.createClaims;
     if (ledger === undefined) return;
     const key = objectKey(attempt.object);
@@ -455,7 +477,7 @@ export class ExternalResourceReconciler<T extends KubernetesObject, D, O> implem
     this.#ledgerClaims.delete(key);
   }
 
-  async #cleanup(attempt: Attempt<T>): Promise<Result> {
+  async #cleanup(attempt: Attempt<T, C>): Promise<Result> {
     const { object } = attempt;
     const claim = this.#claimOf(object);
     const policy = this.#deletionPolicy(object);
@@ -465,7 +487,7 @@ export class ExternalResourceReconciler<T extends KubernetesObject, D, O> implem
     }
     let desired: D | undefined;
     try {
-      desired = await this.#options.desired(object);
+      ({ desired } = await this.#options.connect(object));
     } catch (err) {
       attempt.context.log.info(errorFields(err), 'desired spec not computable during deletion; deleting by name');
     }
@@ -480,7 +502,7 @@ export class ExternalResourceReconciler<T extends KubernetesObject, D, O> implem
   }
 
   /** Releases only what needs no external call; an owned object under `Delete` keeps the finalizer until resumed. */
-  async #cleanupPaused(attempt: Attempt<T>): Promise<Result> {
+  async #cleanupPaused(attempt: Attempt<T, C>): Promise<Result> {
     const { object } = attempt;
     const claim = this.#claimOf(object);
     if (this.#deletionPolicy(object) === 'Retain' || claim === undefined) return Result.done();
@@ -491,7 +513,7 @@ export class ExternalResourceReconciler<T extends KubernetesObject, D, O> implem
   }
 
   /** Status first, so users see why; a failing status write is logged and the original error wins. */
-  async #recordFailure(attempt: Attempt<T>, err: unknown): Promise<void> {
+  async #recordFailure(attempt: Attempt<T, C>, err: unknown): Promise<void> {
     const reason = reasonOf(err);
     const message = truncate(err instanceof Error ? err.message : 'non-Error thrown');
     const stuck = stallsProgress(err);
@@ -512,13 +534,13 @@ export class ExternalResourceReconciler<T extends KubernetesObject, D, O> implem
   }
 
   /** Runs the adapter's update after its write-ahead intent, and keeps the status fields it reports. */
-  async #update(attempt: Attempt<T>, externalName: string, desired: D, observed: O): Promise<void> {
+  async #update(attempt: Attempt<T, C>, externalName: string, desired: D, observed: O): Promise<void> {
     await this.#writeAhead(attempt, this.#deps.adapter.intent?.(desired, observed, this.#contextFor(attempt, externalName)));
     this.#report(attempt, (await this.#deps.adapter.update(desired, observed, this.#contextFor(attempt, externalName))).status);
   }
 
   /** Keeps the kind's own status fields an adapter call reported, for every later write of this reconcile. */
-  #report(attempt: Attempt<T>, fields: ExternalStatusFields | undefined): void {
+  #report(attempt: Attempt<T, C>, fields: ExternalStatusFields | undefined): void {
     if (fields !== undefined) attempt.adapterFields = { ...attempt.adapterFields, ...fields };
   }
 
@@ -526,14 +548,14 @@ export class ExternalResourceReconciler<T extends KubernetesObject, D, O> implem
    * Writes fields alone before an external call (the claim, the adapter's intent), so a crash between the two
    * cannot lose the record; nothing when they are already there. Never moves `observedGeneration`.
    */
-  async #writeAhead(attempt: Attempt<T>, fields: ExternalStatusFields | undefined): Promise<void> {
+  async #writeAhead(attempt: Attempt<T, C>, fields: ExternalStatusFields | undefined): Promise<void> {
     if (fields === undefined) return;
     this.#report(attempt, fields);
     await this.#writeStatus(attempt, {});
   }
 
   /** One status patch with everything this reconcile knows: `desired` plus the adapter's fields; nothing when unchanged. */
-  async #writeStatus(attempt: Attempt<T>, desired: DesiredStatus): Promise<void> {
+  async #writeStatus(attempt: Attempt<T, C>, desired: DesiredStatus): Promise<void> {
     const full: DesiredStatus = attempt.adapterFields === undefined ? desired : { ...desired, fields: { ...attempt.adapterFields, ...desired.fields } };
     const now = this.#now();
     const change = statusChange(attempt.object, full, now);
@@ -589,7 +611,7 @@ export class ExternalResourceReconciler<T extends KubernetesObject, D, O> implem
     return this.#options.deletionPolicy?.(object) ?? this.#options.defaultDeletionPolicy;
   }
 
-  #requeue(attempt: Attempt<T>): Result {
+  #requeue(attempt: Attempt<T, C>): Result {
     const kindDefault = this.#options.driftCheckIntervalMs ?? DEFAULT_DRIFT_CHECK_INTERVAL_MS;
     let interval = kindDefault;
     const annotated = this.#annotation(attempt.object, 'drift-check-interval');
@@ -601,11 +623,16 @@ export class ExternalResourceReconciler<T extends KubernetesObject, D, O> implem
     return Result.checkDriftAfter(jittered(interval, this.#deps.random ?? Math.random, this.#options.driftJitter ?? DEFAULT_DRIFT_JITTER));
   }
 
-  #contextFor(attempt: Attempt<T>, externalName: string): ExternalContext<T> {
-    return { ...attempt.context, object: attempt.object, externalName };
+  #contextFor(attempt: Attempt<T, C>, externalName: string): ExternalContext<T, C> {
+    return { ...attempt.context, object: attempt.object, externalName, client: () => (attempt.client ??= this.#client(externalName, attempt.context.signal)) };
   }
 
-  #event(attempt: Attempt<T>, reason: string, action: string, note: string): void {
+  #client(externalName: string, signal: AbortSignal): Promise<C> {
+    if (this.#options.client === undefined) return Promise.reject(new Error(`no client is bound to ${externalName}: the kind's options give none`));
+    return this.#options.client(externalName, signal);
+  }
+
+  #event(attempt: Attempt<T, C>, reason: string, action: string, note: string): void {
     this.#deps.events.record(attempt.object, { type: 'Normal', reason, action, note: truncate(note) });
   }
 

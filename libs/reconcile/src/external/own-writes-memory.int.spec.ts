@@ -61,7 +61,7 @@ describe('ExternalResourceReconciler memory of its own writes', () => {
         status: statusWriterFor(cluster.client, gadgetType),
         events: recorder,
       },
-      { annotationPrefix: GROUP, externalName, desired: (g) => ({ name: g.spec.topic, config: g.spec.config }), defaultDeletionPolicy: 'Retain' },
+      { annotationPrefix: GROUP, connect: (g) => ({ externalName: externalName(g), desired: { name: g.spec.topic, config: g.spec.config } }), defaultDeletionPolicy: 'Retain' },
     );
     // Only spec changes wake a reconcile (as most operators filter): our own status writes do not, so nothing but
     // the deletion can clear what the reconciler remembers of an object.

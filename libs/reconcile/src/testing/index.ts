@@ -13,4 +13,5 @@ export type { ExternalCall, FakeObserved, FakeSpec } from './external-resource.t
 export { InMemoryLedgerDocument } from './in-memory-ledger-document.ts';
 export { reasonLiteralsIn, sharedReasonLiterals } from './reason-literals.ts';
 export { kstatusVerdict } from './kstatus-rules.ts';
+export { boundAdapter } from './bound-adapter.ts';
 export type { KstatusVerdict } from './kstatus-rules.ts';

@@ -92,6 +92,11 @@ export class ConnectionResolver {
   clients(connection: KafkaConnection, signal?: AbortSignal): Promise<ClusterClients> {
     return this.#kit.client(connection, signal);
   }
+
+  /** The shared clients of the connection an external name `<connection>/<name>` is on (the runtime's `ConnectionKit.clientOf`). */
+  clientsOf(externalName: string, signal?: AbortSignal): Promise<ClusterClients> {
+    return this.#kit.clientOf(externalName, signal);
+  }
 }
 
 /** The tenancy rule of a connection in the adapter's types. Pure. */

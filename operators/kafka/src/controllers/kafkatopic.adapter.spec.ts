@@ -1,8 +1,8 @@
 import { ExternalResourceReconciler, isTerminalError, silentLogger, TerminalError } from '@domain-operators/reconcile';
-import type { ExternalContext, Recorder } from '@domain-operators/reconcile';
-import { FakeObjects, RecordingRecorder, withMeta } from '@domain-operators/reconcile/testing';
+import type { ExternalAdapter, ExternalContext } from '@domain-operators/reconcile';
+import { boundAdapter, FakeObjects, RecordingRecorder, withMeta } from '@domain-operators/reconcile/testing';
 import { describe, expect, it } from 'vitest';
-import type { KafkaConnection, KafkaTopic } from '../api/v1alpha1/index.ts';
+import type { KafkaTopic } from '../api/v1alpha1/index.ts';
 import type { ClusterClients } from './kafka-client-pool.ts';
 import { KafkaTopicAdapter } from './kafkatopic.adapter.ts';
 import type { DesiredKafkaTopic, ObservedKafkaTopic } from './kafkatopic.adapter.ts';
@@ -11,7 +11,7 @@ const desired: DesiredKafkaTopic = { connection: 'main', topicName: 'orders', pa
 const grow: ObservedKafkaTopic = {
   plan: { kind: 'changes', partitionCount: 4, configOps: [], reassignment: [], reassignmentInProgress: false, upToDate: false, diff: ['partitions: 2 → 4'] },
 };
-const context: ExternalContext<KafkaTopic> = {
+const context: ExternalContext<KafkaTopic, ClusterClients> = {
   request: { namespace: 'team', name: 'orders' },
   reconcileId: 'r1',
   log: silentLogger,
@@ -23,14 +23,17 @@ const context: ExternalContext<KafkaTopic> = {
     metadata: { name: 'orders', namespace: 'team', uid: 'u1' },
     spec: { connectionRef: { name: 'main' }, partitions: 4, replicationFactor: 1, deletionPolicy: 'Retain' },
   },
+  client: () => Promise.reject(new Error('no client bound')),
 };
-const events: Recorder = { record: () => undefined };
+
+type TopicAdapter = ExternalAdapter<KafkaTopic, DesiredKafkaTopic, ObservedKafkaTopic, ClusterClients>;
+
 
 /** An adapter whose CreatePartitions fails with `error`. */
-function adapterFailingGrowWith(error: Error): KafkaTopicAdapter {
+function adapterFailingGrowWith(error: Error): TopicAdapter {
   // Only `admin.createPartitions` is reached by a plan that only grows partitions.
   const clients = { admin: { createPartitions: () => Promise.reject(error) } } as unknown as ClusterClients;
-  return new KafkaTopicAdapter({ resolver: { connection: () => ({}) as KafkaConnection, clients: () => Promise.resolve(clients) }, events });
+  return boundAdapter(new KafkaTopicAdapter(), clients);
 }
 
 describe('KafkaTopicAdapter.update', () => {
@@ -64,7 +67,7 @@ describe('KafkaTopicAdapter.observe', () => {
         return Promise.resolve({ clusterId: 'c', controllerId: 1, brokers: brokers.map((id) => ({ id, host: 'h', port: 1 })) });
       },
     } as unknown as ClusterClients;
-    const adapter = new KafkaTopicAdapter({ resolver: { connection: () => ({}) as KafkaConnection, clients: () => Promise.resolve(clients) }, events });
+    const adapter = boundAdapter(new KafkaTopicAdapter(), clients);
     return { adapter, freshCalls };
   }
 
@@ -131,9 +134,9 @@ class FakeTopicKafka {
     return clients as unknown as ClusterClients;
   }
 
-  adapter(): KafkaTopicAdapter {
+  adapter(): TopicAdapter {
     const clients = this.clients();
-    return new KafkaTopicAdapter({ resolver: { connection: () => ({}) as KafkaConnection, clients: () => Promise.resolve(clients) }, events });
+    return boundAdapter(new KafkaTopicAdapter(), clients);
   }
 }
 
@@ -180,12 +183,11 @@ describe('KafkaTopicAdapter reports the topic\u2019s status fields', () => {
 
 describe('KafkaTopic status, one path', () => {
   function runtime(kafka: FakeTopicKafka, objects: FakeObjects<KafkaTopic>) {
-    const reconciler = new ExternalResourceReconciler<KafkaTopic, DesiredKafkaTopic, ObservedKafkaTopic>(
+    const reconciler = new ExternalResourceReconciler<KafkaTopic, DesiredKafkaTopic, ObservedKafkaTopic, ClusterClients>(
       { adapter: kafka.adapter(), claims: objects.claims(() => 'main/orders'), finalizer: objects.finalizer, status: objects.statusWriter, events: new RecordingRecorder(), random: () => 0.5 },
       {
         annotationPrefix: 'kafka.domain-operators.io',
-        externalName: () => 'main/orders',
-        desired: (t) => ({ ...desired, partitions: t.spec.partitions, config: t.spec.config ?? {} }),
+        connect: (t) => ({ externalName: 'main/orders', desired: { ...desired, partitions: t.spec.partitions, config: t.spec.config ?? {} } }),
         defaultDeletionPolicy: 'Retain',
         adoptExactMatch: true,
       },

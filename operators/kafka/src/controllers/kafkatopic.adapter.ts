@@ -1,10 +1,10 @@
 import { isTerminalError, parseConnectionExternalName, TerminalError } from '@domain-operators/reconcile';
-import type { DeleteTarget, ExternalAdapter, ExternalContext, ExternalCreation, ExternalObservation, ExternalUpdate, Recorder } from '@domain-operators/reconcile';
+import type { DeleteTarget, ExternalAdapter, ExternalContext, ExternalCreation, ExternalObservation, ExternalUpdate } from '@domain-operators/reconcile';
 import type { KafkaTopic } from '../api/v1alpha1/index.ts';
 import { KafkaReasons } from '../kafka/reasons.ts';
 import { currentReplicationFactor, planTopic } from '../kafka/topic-plan.ts';
 import type { TopicPlan } from '../kafka/topic-plan.ts';
-import type { ConnectionResolver } from './connection-resolver.ts';
+import type { ClusterClients } from './kafka-client-pool.ts';
 
 /** The desired topic in Kafka, names resolved: what {@link KafkaTopicAdapter} applies. */
 export interface DesiredKafkaTopic {
@@ -43,31 +43,18 @@ export interface TopicStatusFields {
   readonly replicasChange: ReplicasChange | null;
 }
 
-/** Dependencies of a {@link KafkaTopicAdapter}. */
-export interface KafkaTopicAdapterDeps {
-  /** Only `connection` and `clients` are used. */
-  readonly resolver: Pick<ConnectionResolver, 'connection' | 'clients'>;
-  readonly events: Recorder;
-}
-
 /**
- * The {@link ExternalAdapter} of KafkaTopics: reads go through the connection's `TopicBatcher` (one Metadata and one
+ * The {@link ExternalAdapter} of KafkaTopics, on the clients the runtime binds to the topic's connection
+ * (`context.client()`): reads go through the connection's `TopicBatcher` (one Metadata and one
  * DescribeConfigs request for up to 100 topics), creations too; the rest (partitions, configs, reassignments,
  * deletion) are per topic. A refused plan (`PartitionDecreaseNotSupported`, `InvalidReplicationFactor`) changes
  * nothing: `update` throws it as a `TerminalError`. It keeps nothing between calls: `observe`, `create` and
  * `update` return the {@link TopicStatusFields} they saw or changed, and the runtime writes them with the conditions.
  */
-export class KafkaTopicAdapter implements ExternalAdapter<KafkaTopic, DesiredKafkaTopic, ObservedKafkaTopic> {
-  readonly #deps: KafkaTopicAdapterDeps;
-
-  /** Does no work. */
-  constructor(deps: KafkaTopicAdapterDeps) {
-    this.#deps = deps;
-  }
-
+export class KafkaTopicAdapter implements ExternalAdapter<KafkaTopic, DesiredKafkaTopic, ObservedKafkaTopic, ClusterClients> {
   /** Reads the topic (batched), its configs and, when replica counts differ from the spec, its reassignments; plans the change. */
-  async observe(desired: DesiredKafkaTopic, context: ExternalContext<KafkaTopic>): Promise<ExternalObservation<ObservedKafkaTopic>> {
-    const clients = await this.#clients(desired, context);
+  async observe(desired: DesiredKafkaTopic, context: ExternalContext<KafkaTopic, ClusterClients>): Promise<ExternalObservation<ObservedKafkaTopic>> {
+    const clients = await context.client();
     const name = desired.topicName;
     const [topic, configs] = await Promise.all([clients.topics.describeTopic(name), clients.topics.describeTopicConfigs(name)]);
     if (topic === undefined || configs === undefined) return { exists: false };
@@ -95,8 +82,8 @@ export class KafkaTopicAdapter implements ExternalAdapter<KafkaTopic, DesiredKaf
   }
 
   /** Creates the topic (batched) and reports it as created: the cluster, the id Kafka assigned, the spec's counts, no reassignment. */
-  async create(desired: DesiredKafkaTopic, context: ExternalContext<KafkaTopic>): Promise<ExternalCreation> {
-    const clients = await this.#clients(desired, context);
+  async create(desired: DesiredKafkaTopic, context: ExternalContext<KafkaTopic, ClusterClients>): Promise<ExternalCreation> {
+    const clients = await context.client();
     const created = await clients.topics.createTopic({
       name: desired.topicName,
       partitions: desired.partitions,
@@ -120,10 +107,10 @@ export class KafkaTopicAdapter implements ExternalAdapter<KafkaTopic, DesiredKaf
    * Carries out the plan `observe` made: grows partitions, alters configs, starts a reassignment; reports the new
    * partition count and the reassignment it started (the rest of the status is what `observe` reported).
    */
-  async update(desired: DesiredKafkaTopic, observed: ObservedKafkaTopic, context: ExternalContext<KafkaTopic>): Promise<ExternalUpdate> {
+  async update(desired: DesiredKafkaTopic, observed: ObservedKafkaTopic, context: ExternalContext<KafkaTopic, ClusterClients>): Promise<ExternalUpdate> {
     const { plan } = observed;
     if (plan.kind === 'refused') throw new TerminalError(plan.message, plan.reason);
-    const clients = await this.#clients(desired, context);
+    const clients = await context.client();
     const name = desired.topicName;
     if (plan.partitionCount !== undefined) {
       try {
@@ -149,13 +136,9 @@ export class KafkaTopicAdapter implements ExternalAdapter<KafkaTopic, DesiredKaf
   }
 
   /** Deletes the topic; a connection that is gone is the runtime's `releasingWhenConnectionGone` (wired by the runtime's `managedResourceDeps`). */
-  async delete(target: DeleteTarget<DesiredKafkaTopic>, context: ExternalContext<KafkaTopic>): Promise<void> {
-    const { connection, name } = parseConnectionExternalName(target.externalName);
-    const clients = await this.#deps.resolver.clients(this.#deps.resolver.connection(connection), context.signal);
+  async delete(target: DeleteTarget<DesiredKafkaTopic>, context: ExternalContext<KafkaTopic, ClusterClients>): Promise<void> {
+    const { name } = parseConnectionExternalName(target.externalName);
+    const clients = await context.client();
     await clients.admin.deleteTopic(name);
-  }
-
-  async #clients(desired: DesiredKafkaTopic, context: ExternalContext<KafkaTopic>) {
-    return this.#deps.resolver.clients(this.#deps.resolver.connection(desired.connection), context.signal);
   }
 }

@@ -1,11 +1,13 @@
 import type { V1Namespace } from '@kubernetes/client-node';
 import { connectionClaimIndex, connectionExternalName, ExternalResourceReconciler, managedResourceDeps } from '@domain-operators/reconcile';
+import type { Connected } from '@domain-operators/reconcile';
 import type { Client, CreateClaims, Informer, ReconcileContext, Reconciler, Recorder, Request, Result, WritePriority } from '@domain-operators/reconcile';
 import { GROUP, kafkaTopics } from '../api/v1alpha1/index.ts';
 import type { KafkaConnection, KafkaTopic } from '../api/v1alpha1/index.ts';
 import { KafkaReasons } from '../kafka/reasons.ts';
 import { resolveKafkaName, tenancyError } from '../kafka/tenancy.ts';
 import type { ConnectionResolver } from './connection-resolver.ts';
+import type { ClusterClients } from './kafka-client-pool.ts';
 import { KAFKA_SYSTEM } from './managed-system.ts';
 import { KafkaTopicAdapter } from './kafkatopic.adapter.ts';
 import type { DesiredKafkaTopic, ObservedKafkaTopic } from './kafkatopic.adapter.ts';
@@ -57,16 +59,16 @@ export interface KafkaTopicReconcilerOptions {
  */
 export class KafkaTopicReconciler implements Reconciler<KafkaTopic> {
   readonly #deps: KafkaTopicReconcilerDeps;
-  readonly #inner: ExternalResourceReconciler<KafkaTopic, DesiredKafkaTopic, ObservedKafkaTopic>;
+  readonly #inner: ExternalResourceReconciler<KafkaTopic, DesiredKafkaTopic, ObservedKafkaTopic, ClusterClients>;
   readonly #poll: ReassignmentPoll;
 
   /** Assembles the parts and subscribes the claim index to the caches' changes; no I/O. */
   constructor(deps: KafkaTopicReconcilerDeps, options: KafkaTopicReconcilerOptions = {}) {
     this.#deps = deps;
     this.#poll = new ReassignmentPoll(options.reassignmentPollMs ?? 5_000);
-    const adapter = this.#poll.watch(new KafkaTopicAdapter({ resolver: deps.resolver, events: deps.events }));
+    const adapter = this.#poll.watch(new KafkaTopicAdapter());
     const type = kafkaTopics.type;
-    this.#inner = new ExternalResourceReconciler<KafkaTopic, DesiredKafkaTopic, ObservedKafkaTopic>(
+    this.#inner = new ExternalResourceReconciler<KafkaTopic, DesiredKafkaTopic, ObservedKafkaTopic, ClusterClients>(
       managedResourceDeps(KAFKA_SYSTEM, deps, {
         type,
         adapter,
@@ -76,8 +78,8 @@ export class KafkaTopicReconciler implements Reconciler<KafkaTopic> {
       }),
       {
         annotationPrefix: GROUP,
-        externalName: (topic) => this.externalName(topic),
-        desired: (topic) => this.desired(topic),
+        connect: (topic) => this.connect(topic),
+        client: (externalName, signal) => deps.resolver.clientsOf(externalName, signal),
         defaultDeletionPolicy: 'Retain',
         deletionPolicy: (topic) => topic.spec.deletionPolicy,
         adoptExactMatch: true,
@@ -106,22 +108,22 @@ export class KafkaTopicReconciler implements Reconciler<KafkaTopic> {
     return connectionExternalName(topic.spec.connectionRef.name, this.#topicName(topic));
   }
 
-  /** The desired topic; throws like {@link KafkaTopicReconciler.externalName}, or with the connection's reason when it does not work. */
-  desired(topic: KafkaTopic): DesiredKafkaTopic {
-    const connection = this.#deps.resolver.connection(topic.spec.connectionRef.name);
-    const topicName = this.#topicName(topic);
+  /**
+   * The external name and the desired topic from one look at the connection; throws like
+   * {@link KafkaTopicReconciler.externalName}, or with the connection's reason when it does not work.
+   */
+  connect(topic: KafkaTopic): Connected<DesiredKafkaTopic> {
+    const name = topic.spec.connectionRef.name;
+    const connection = this.#deps.resolver.connection(name);
+    const topicName = this.#topicName(topic, connection);
     this.#deps.resolver.assertUsable(connection);
     return {
-      connection: topic.spec.connectionRef.name,
-      topicName,
-      partitions: topic.spec.partitions,
-      replicationFactor: topic.spec.replicationFactor,
-      config: topic.spec.config ?? {},
+      externalName: connectionExternalName(name, topicName),
+      desired: { connection: name, topicName, partitions: topic.spec.partitions, replicationFactor: topic.spec.replicationFactor, config: topic.spec.config ?? {} },
     };
   }
 
-  #topicName(topic: KafkaTopic): string {
-    const connection = this.#deps.resolver.connection(topic.spec.connectionRef.name);
+  #topicName(topic: KafkaTopic, connection: KafkaConnection = this.#deps.resolver.connection(topic.spec.connectionRef.name)): string {
     const prefix = this.#deps.resolver.prefixFor(connection, topic.metadata.namespace ?? '');
     const resolved = resolveKafkaName('topicName', topic.spec.topicName, topic.metadata.name ?? '', prefix);
     if (!resolved.ok) throw tenancyError(resolved.violation);

@@ -1,8 +1,8 @@
 import { ExternalResourceReconciler, silentLogger } from '@domain-operators/reconcile';
-import type { ExternalContext, Recorder, StatusWriter } from '@domain-operators/reconcile';
-import { FakeObjects, RecordingRecorder, withMeta } from '@domain-operators/reconcile/testing';
+import type { ExternalAdapter, ExternalContext, StatusWriter } from '@domain-operators/reconcile';
+import { boundAdapter, FakeObjects, RecordingRecorder, withMeta } from '@domain-operators/reconcile/testing';
 import { describe, expect, it } from 'vitest';
-import type { KafkaConnection, KafkaUser } from '../api/v1alpha1/index.ts';
+import type { KafkaUser } from '../api/v1alpha1/index.ts';
 import type { AclBinding, QuotaChange, QuotaKey, QuotaValues, ScramMechanism } from '../kafka/admin.ts';
 import { passwordFingerprint, principalOf } from '../kafka/user-plan.ts';
 import type { ClusterClients } from './kafka-client-pool.ts';
@@ -71,15 +71,15 @@ function applied(values: QuotaValues, change: QuotaChange): QuotaValues {
   return Object.fromEntries(Object.entries({ ...values, ...change.set }).filter(([key]) => !change.remove.includes(key as QuotaKey)));
 }
 
-const events: Recorder = { record: () => undefined };
+type UserAdapter = ExternalAdapter<KafkaUser, DesiredKafkaUser, ObservedKafkaUser, ClusterClients>;
 
 /** The cluster the fake clients describe; a test replaces the id to stand for a rebuilt cluster. */
 const cluster = { id: 'cluster-1' };
 
-function adapterOver(admin: FakeUserAdmin): KafkaUserAdapter {
+function adapterOver(admin: FakeUserAdmin): UserAdapter {
   // Only `admin` and `clusterInfo` are reached by user calls.
   const clients = { admin, clusterInfo: () => Promise.resolve({ clusterId: cluster.id, controllerId: 1, brokers: [] }) } as unknown as ClusterClients;
-  return new KafkaUserAdapter({ resolver: { connection: () => ({}) as KafkaConnection, clients: () => Promise.resolve(clients) }, events });
+  return boundAdapter(new KafkaUserAdapter(), clients);
 }
 
 const read: AclBinding = { resourceType: 'topic', resourceName: 'team.events', patternType: 'literal', principal: principalOf('team.app'), host: '*', operation: 'Read', permission: 'allow' };
@@ -98,11 +98,11 @@ function user(status?: KafkaUser['status'], generation = 1): KafkaUser {
   };
 }
 
-function contextOf(object: KafkaUser): ExternalContext<KafkaUser> {
-  return { request: { namespace: 'team', name: 'app' }, reconcileId: 'r1', log: silentLogger, signal: new AbortController().signal, externalName: 'main/team.app', object };
+function contextOf(object: KafkaUser): ExternalContext<KafkaUser, ClusterClients> {
+  return { request: { namespace: 'team', name: 'app' }, reconcileId: 'r1', log: silentLogger, signal: new AbortController().signal, externalName: 'main/team.app', object, client: () => Promise.reject(new Error('no client bound')) };
 }
 
-async function observed(adapter: KafkaUserAdapter, desired: DesiredKafkaUser, object: KafkaUser): Promise<ObservedKafkaUser> {
+async function observed(adapter: UserAdapter, desired: DesiredKafkaUser, object: KafkaUser): Promise<ObservedKafkaUser> {
   const observation = await adapter.observe(desired, contextOf(object));
   if (!observation.exists) throw new Error('the user should exist');
   return observation.observed;
@@ -178,14 +178,16 @@ describe('KafkaUserAdapter reports its status fields instead of keeping them', (
   it('asks for the mechanism to be recorded before a credential is written for it, and only then', async () => {
     const admin = new FakeUserAdmin();
     const adapter = adapterOver(admin);
-    expect(adapter.intent(wanted(), undefined, contextOf(user()))).toEqual({ credentialMechanisms: ['SCRAM-SHA-512'] });
+    // `intent` is pure: it asks Kafka nothing, so the adapter needs no client bound for it.
+    const plan = new KafkaUserAdapter();
+    expect(plan.intent(wanted(), undefined, contextOf(user()))).toEqual({ credentialMechanisms: ['SCRAM-SHA-512'] });
     const recorded = user((await adapter.create(wanted(), contextOf(user()))).status);
     // Nothing to write, or a rotation under a recorded mechanism: nothing to record.
-    expect(adapter.intent(wanted(), await observed(adapter, wanted(), recorded), contextOf(recorded))).toBeUndefined();
+    expect(plan.intent(wanted(), await observed(adapter, wanted(), recorded), contextOf(recorded))).toBeUndefined();
     const rotated = wanted({ password: 'pw-2' });
-    expect(adapter.intent(rotated, await observed(adapter, rotated, recorded), contextOf(recorded))).toBeUndefined();
+    expect(plan.intent(rotated, await observed(adapter, rotated, recorded), contextOf(recorded))).toBeUndefined();
     const sha256 = wanted({ mechanism: 'SCRAM-SHA-256' });
-    expect(adapter.intent(sha256, await observed(adapter, sha256, recorded), contextOf(recorded))).toEqual({ credentialMechanisms: ['SCRAM-SHA-512', 'SCRAM-SHA-256'] });
+    expect(plan.intent(sha256, await observed(adapter, sha256, recorded), contextOf(recorded))).toEqual({ credentialMechanisms: ['SCRAM-SHA-512', 'SCRAM-SHA-256'] });
   });
 
   it('on a change of mechanism writes the new credential, removes the recorded old one and reports what is left', async () => {
@@ -202,9 +204,9 @@ describe('KafkaUserAdapter reports its status fields instead of keeping them', (
 /** The adapter under the runtime's reconciler, over the runtime's in-memory objects, as kafkaExternalDeps wires it. */
 function underTheRuntime(admin: FakeUserAdmin, objects: FakeObjects<KafkaUser>, status: StatusWriter<KafkaUser> = objects.statusWriter) {
   const desired = (u: KafkaUser): DesiredKafkaUser => wanted({ mechanism: u.spec.authentication.type === 'scram-sha-256' ? 'SCRAM-SHA-256' : 'SCRAM-SHA-512', bindings: u.spec.acls === undefined ? [read] : [] });
-  const reconciler = new ExternalResourceReconciler<KafkaUser, DesiredKafkaUser, ObservedKafkaUser>(
+  const reconciler = new ExternalResourceReconciler<KafkaUser, DesiredKafkaUser, ObservedKafkaUser, ClusterClients>(
     { adapter: adapterOver(admin), claims: objects.claims(() => 'main/team.app'), finalizer: objects.finalizer, status, events: new RecordingRecorder(), random: () => 0.5 },
-    { annotationPrefix: 'kafka.domain-operators.io', externalName: () => 'main/team.app', desired, defaultDeletionPolicy: 'Delete', adoptExactMatch: true },
+    { annotationPrefix: 'kafka.domain-operators.io', connect: (u) => ({ externalName: 'main/team.app', desired: desired(u) }), defaultDeletionPolicy: 'Delete', adoptExactMatch: true },
   );
   const context = { request: { namespace: 'team', name: 'app' }, reconcileId: 'r', log: silentLogger, signal: new AbortController().signal };
   return { reconciler, reconcile: (object: KafkaUser = objects.current('u1')) => reconciler.reconcile(object, context) };

@@ -1,10 +1,9 @@
 import { parseConnectionExternalName } from '@domain-operators/reconcile';
-import type { DeleteTarget, ExternalAdapter, ExternalContext, ExternalCreation, ExternalObservation, ExternalStatusFields, ExternalUpdate, Recorder } from '@domain-operators/reconcile';
+import type { DeleteTarget, ExternalAdapter, ExternalContext, ExternalCreation, ExternalObservation, ExternalStatusFields, ExternalUpdate } from '@domain-operators/reconcile';
 import type { KafkaUser } from '../api/v1alpha1/index.ts';
 import type { AclBinding, QuotaChange, QuotaKey, QuotaValues, ScramMechanism } from '../kafka/admin.ts';
 import type { AclPlan, AppliedCredential, ScramPlan } from '../kafka/user-plan.ts';
 import { newFingerprintSalt, passwordFingerprint, planAcls, planClientIdQuotas, planQuotas, planScram, principalOf } from '../kafka/user-plan.ts';
-import type { ConnectionResolver } from './connection-resolver.ts';
 import type { ClusterClients } from './kafka-client-pool.ts';
 
 /** The desired user in Kafka, names resolved and password read: what {@link KafkaUserAdapter} applies. */
@@ -48,13 +47,6 @@ export interface UserStatusFields {
 const ALL_MECHANISMS: readonly ScramMechanism[] = ['SCRAM-SHA-512', 'SCRAM-SHA-256'];
 const ALL_QUOTA_KEYS: readonly QuotaKey[] = ['producer_byte_rate', 'consumer_byte_rate', 'request_percentage', 'controller_mutation_rate'];
 
-/** Dependencies of a {@link KafkaUserAdapter}. */
-export interface KafkaUserAdapterDeps {
-  /** Only `connection` and `clients` are used. */
-  readonly resolver: Pick<ConnectionResolver, 'connection' | 'clients'>;
-  readonly events: Recorder;
-}
-
 /**
  * The {@link ExternalAdapter} of KafkaUsers: the SCRAM credential, the ACLs of principal `User:<username>` (never
  * of another principal) and the client quotas of `user=<username>` and of `user=<username>,client-id=<id>` (never another user's
@@ -65,17 +57,10 @@ export interface KafkaUserAdapterDeps {
  * stored. It keeps nothing between calls. Deleting removes the credentials of both mechanisms, every ACL of
  * the principal and its quotas, per client id too.
  */
-export class KafkaUserAdapter implements ExternalAdapter<KafkaUser, DesiredKafkaUser, ObservedKafkaUser> {
-  readonly #deps: KafkaUserAdapterDeps;
-
-  /** Does no work. */
-  constructor(deps: KafkaUserAdapterDeps) {
-    this.#deps = deps;
-  }
-
+export class KafkaUserAdapter implements ExternalAdapter<KafkaUser, DesiredKafkaUser, ObservedKafkaUser, ClusterClients> {
   /** Reads the user's credentials, ACLs and quotas and plans what differs; reports its username and Secret. */
-  async observe(desired: DesiredKafkaUser, context: ExternalContext<KafkaUser>): Promise<ExternalObservation<ObservedKafkaUser>> {
-    const clients = await this.#clients(desired.connection, context);
+  async observe(desired: DesiredKafkaUser, context: ExternalContext<KafkaUser, ClusterClients>): Promise<ExternalObservation<ObservedKafkaUser>> {
+    const clients = await context.client();
     const { admin } = clients;
     const [mechanisms, acls, quotas, clientIdQuotas, cluster] = await Promise.all([
       admin.describeScramCredentials(desired.username),
@@ -113,7 +98,7 @@ export class KafkaUserAdapter implements ExternalAdapter<KafkaUser, DesiredKafka
    * `credentialMechanisms` when it is not recorded yet, so a crash right after the write still leaves the record
    * that this mechanism may be ours to remove. `undefined` when nothing is written or it is recorded already. Pure.
    */
-  intent(desired: DesiredKafkaUser, observed: ObservedKafkaUser | undefined, context: ExternalContext<KafkaUser>): ExternalStatusFields | undefined {
+  intent(desired: DesiredKafkaUser, observed: ObservedKafkaUser | undefined, context: ExternalContext<KafkaUser, ClusterClients>): ExternalStatusFields | undefined {
     if (observed !== undefined && !observed.scram.upsert) return undefined;
     const recorded = recordedMechanisms(context.object);
     return recorded.includes(desired.mechanism) ? undefined : ({ credentialMechanisms: [...recorded, desired.mechanism] } satisfies Partial<UserStatusFields>);
@@ -123,8 +108,8 @@ export class KafkaUserAdapter implements ExternalAdapter<KafkaUser, DesiredKafka
    * Creates the ACLs, the quotas, then the credential (last: a failure before it leaves no credential unrecorded);
    * reports the credential applied.
    */
-  async create(desired: DesiredKafkaUser, context: ExternalContext<KafkaUser>): Promise<ExternalCreation> {
-    const clients = await this.#clients(desired.connection, context);
+  async create(desired: DesiredKafkaUser, context: ExternalContext<KafkaUser, ClusterClients>): Promise<ExternalCreation> {
+    const clients = await context.client();
     const { admin } = clients;
     if (desired.bindings.length > 0) await admin.createAcls(desired.bindings);
     if (Object.keys(desired.quotas).length > 0) await admin.alterUserQuotas(desired.username, { set: desired.quotas, remove: [] });
@@ -138,8 +123,8 @@ export class KafkaUserAdapter implements ExternalAdapter<KafkaUser, DesiredKafka
    * never leaves a gap without access), quotas, then the credential and the removal of a former mechanism's. Reports
    * the credential when it wrote one, and the mechanisms left when it touched any.
    */
-  async update(desired: DesiredKafkaUser, observed: ObservedKafkaUser, context: ExternalContext<KafkaUser>): Promise<ExternalUpdate> {
-    const clients = await this.#clients(desired.connection, context);
+  async update(desired: DesiredKafkaUser, observed: ObservedKafkaUser, context: ExternalContext<KafkaUser, ClusterClients>): Promise<ExternalUpdate> {
+    const clients = await context.client();
     const { admin } = clients;
     if (observed.acls.create.length > 0) await admin.createAcls(observed.acls.create);
     if (observed.acls.delete.length > 0) await admin.deleteAcls(observed.acls.delete);
@@ -153,9 +138,9 @@ export class KafkaUserAdapter implements ExternalAdapter<KafkaUser, DesiredKafka
   }
 
   /** Removes the user from Kafka; a connection that is gone is the runtime's `releasingWhenConnectionGone` (wired by the runtime's `managedResourceDeps`). */
-  async delete(target: DeleteTarget<DesiredKafkaUser>, context: ExternalContext<KafkaUser>): Promise<void> {
-    const { connection, name: username } = parseConnectionExternalName(target.externalName);
-    const { admin } = await this.#clients(connection, context);
+  async delete(target: DeleteTarget<DesiredKafkaUser>, context: ExternalContext<KafkaUser, ClusterClients>): Promise<void> {
+    const { name: username } = parseConnectionExternalName(target.externalName);
+    const { admin } = await context.client();
     const [mechanisms, acls, quotas, clientIdQuotas] = await Promise.all([
       admin.describeScramCredentials(username),
       admin.describeAcls(principalOf(username)),
@@ -168,10 +153,6 @@ export class KafkaUserAdapter implements ExternalAdapter<KafkaUser, DesiredKafka
     if (setKeys.length > 0) await admin.alterUserQuotas(username, { set: {}, remove: setKeys });
     if (clientIdQuotas.size > 0) await admin.alterClientIdQuotas(username, planClientIdQuotas(new Map(), clientIdQuotas));
     for (const mechanism of ALL_MECHANISMS) if (mechanisms.includes(mechanism)) await admin.deleteScramCredential(username, mechanism);
-  }
-
-  async #clients(connectionName: string, context: ExternalContext<KafkaUser>): Promise<ClusterClients> {
-    return this.#deps.resolver.clients(this.#deps.resolver.connection(connectionName), context.signal);
   }
 }
 

@@ -1,6 +1,6 @@
 import type { V1Namespace, V1Secret } from '@kubernetes/client-node';
 import { connectionClaimIndex, connectionExternalName, coreTypes, managedResourceDeps, ensureSecret, errorFields, ExternalResourceReconciler, generatePassword, isControlledBy, Reasons, requiredSecret, requiredSecretValue, secretValue, TerminalError } from '@domain-operators/reconcile';
-import type { Client, Informer, ReconcileContext, Reconciler, Recorder, Request, Result, SecretSource } from '@domain-operators/reconcile';
+import type { Client, Connected, Informer, ReconcileContext, Reconciler, Recorder, Request, Result, SecretSource } from '@domain-operators/reconcile';
 import { GROUP, kafkaUsers } from '../api/v1alpha1/index.ts';
 import type { KafkaConnection, KafkaUser } from '../api/v1alpha1/index.ts';
 import { effectiveUserQuotas } from '../kafka/quota-policy.ts';
@@ -10,6 +10,7 @@ import { CLUSTER_RESOURCE_NAME, desiredAclBindings, desiredClientIdQuotas, desir
 import type { ConnectionResolver } from './connection-resolver.ts';
 import { tenancyOf } from './connection-resolver.ts';
 import { credentialData, credentialsSecret, generatedSecretName } from './credentials-secret.ts';
+import type { ClusterClients } from './kafka-client-pool.ts';
 import { KAFKA_SYSTEM } from './managed-system.ts';
 import { KafkaUserAdapter } from './kafkauser.adapter.ts';
 import type { DesiredKafkaUser, ObservedKafkaUser } from './kafkauser.adapter.ts';
@@ -64,19 +65,19 @@ interface UserIdentity {
  */
 export class KafkaUserReconciler implements Reconciler<KafkaUser> {
   readonly #deps: KafkaUserReconcilerDeps;
-  readonly #inner: ExternalResourceReconciler<KafkaUser, DesiredKafkaUser, ObservedKafkaUser>;
+  readonly #inner: ExternalResourceReconciler<KafkaUser, DesiredKafkaUser, ObservedKafkaUser, ClusterClients>;
 
   /** Assembles the parts and subscribes the claim index to the caches' changes; no I/O. */
   constructor(deps: KafkaUserReconcilerDeps, options: KafkaUserReconcilerOptions = {}) {
     this.#deps = deps;
-    const adapter = new KafkaUserAdapter({ resolver: deps.resolver, events: deps.events });
+    const adapter = new KafkaUserAdapter();
     const type = kafkaUsers.type;
-    this.#inner = new ExternalResourceReconciler<KafkaUser, DesiredKafkaUser, ObservedKafkaUser>(
+    this.#inner = new ExternalResourceReconciler<KafkaUser, DesiredKafkaUser, ObservedKafkaUser, ClusterClients>(
       managedResourceDeps(KAFKA_SYSTEM, deps, { type, adapter, noun: 'user', claims: connectionClaimIndex({ ...deps.caches, dependents: deps.caches.users, externalName: (object) => this.externalName(object) }) }),
       {
         annotationPrefix: GROUP,
-        externalName: (user) => this.externalName(user),
-        desired: (user) => this.desired(user),
+        connect: (user) => this.connect(user),
+        client: (externalName, signal) => deps.resolver.clientsOf(externalName, signal),
         defaultDeletionPolicy: 'Delete',
         adoptExactMatch: true,
         driftCheckIntervalMs: options.driftCheckIntervalMs ?? 120_000,
@@ -100,12 +101,16 @@ export class KafkaUserReconciler implements Reconciler<KafkaUser> {
     return connectionExternalName(user.spec.connectionRef.name, this.#identity(user).username);
   }
 
-  /** The desired user, password included; throws `TerminalError` for what a change must fix (tenancy, Secret). */
-  async desired(user: KafkaUser): Promise<DesiredKafkaUser> {
+  /**
+   * The external name and the desired user, password included, from one look at the connection; throws
+   * `TerminalError` for what a change must fix (tenancy, Secret), or with the connection's reason when it does not work.
+   */
+  async connect(user: KafkaUser): Promise<Connected<DesiredKafkaUser>> {
     const { connection, username, rules, quotas } = this.#identity(user);
     this.#deps.resolver.assertUsable(connection);
-    return {
-      connection: user.spec.connectionRef.name,
+    const name = user.spec.connectionRef.name;
+    const desired: DesiredKafkaUser = {
+      connection: name,
       username,
       secretName: user.spec.authentication.passwordSecretRef?.name ?? generatedSecretName(user),
       mechanism: scramMechanismOf(user.spec.authentication.type),
@@ -114,6 +119,7 @@ export class KafkaUserReconciler implements Reconciler<KafkaUser> {
       quotas: desiredQuotas(quotas),
       clientIdQuotas: desiredClientIdQuotas(quotas.clients),
     };
+    return { externalName: connectionExternalName(name, username), desired };
   }
 
   #identity(user: KafkaUser): UserIdentity {

@@ -10,6 +10,7 @@ const context: ExternalContext<KubernetesObject> = {
   log: silentLogger,
   signal: new AbortController().signal,
   externalName: 'main/orders',
+  client: () => Promise.resolve(undefined),
   object: { metadata: { name: 'orders', namespace: 'team', uid: 'u1' } },
 };
 

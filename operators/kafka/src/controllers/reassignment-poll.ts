@@ -24,7 +24,7 @@ export class ReassignmentPoll {
    * `adapter` unchanged, except that what `observe` (of an existing object) and `update` report as
    * `replicasChange` is noted for the running reconcile; a call that reports none leaves the note as it was.
    */
-  watch<T extends KubernetesObject, D, O>(adapter: ExternalAdapter<T, D, O>): ExternalAdapter<T, D, O> {
+  watch<T extends KubernetesObject, D, O, C>(adapter: ExternalAdapter<T, D, O, C>): ExternalAdapter<T, D, O, C> {
     return {
       observe: async (desired, context) => {
         const observation = await adapter.observe(desired, context);

@@ -243,6 +243,7 @@ export function adapterContext<T extends KubernetesObject>(object: T, externalNa
     reconcileId: 'test',
     log: silentLogger,
     signal: new AbortController().signal,
+    client: () => Promise.reject(new Error('no client bound')),
   };
 }
 
@@ -278,8 +279,7 @@ export function reconcilerOver<T extends KubernetesObject, D, O>(calls: Call[], 
     },
     {
       annotationPrefix: 'opensearch.domain-operators.io',
-      externalName: (object) => kind.externalName(object),
-      desired: (object) => kind.desired(object),
+      connect: async (object) => ({ externalName: kind.externalName(object), desired: await kind.desired(object) }),
       defaultDeletionPolicy: 'Delete',
       ...(kind.adoptExactMatch === undefined ? {} : { adoptExactMatch: kind.adoptExactMatch }),
     },

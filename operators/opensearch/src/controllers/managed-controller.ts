@@ -116,10 +116,10 @@ export function managedController<T extends ConnectionDependent, D, O>(deps: Man
     managedResourceDeps(OPENSEARCH_SYSTEM, deps, { type: kind.type, adapter: kind.adapter, claims, finalizer: kind.finalizer }),
     {
       annotationPrefix: GROUP,
-      externalName: (object) => kind.externalName(object),
-      desired: (object) => {
+      connect: async (object) => {
+        const externalName = kind.externalName(object);
         deps.connections.assertUsable(kind.connectionOf(object));
-        return kind.desired(object);
+        return { externalName, desired: await kind.desired(object) };
       },
       defaultDeletionPolicy: kind.defaultDeletionPolicy,
       ...(kind.deletionPolicy === undefined ? {} : { deletionPolicy: (object: T) => kind.deletionPolicy?.(object) }),
