@@ -33,6 +33,8 @@ export interface Connections {
    * resourceVersions stay the same. Rejects with {@link DependencyError} when the connection or a Secret is missing.
    */
   api(name: string): Promise<OpenSearchApi>;
+  /** The API client of the connection an external name `<connection>/<name>` is on; rejects like {@link Connections.api}. */
+  apiOf(externalName: string): Promise<OpenSearchApi>;
   /**
    * The tenancy of `namespace` on the connection. Throws {@link DependencyError} when the connection is not cached
    * (or the namespace, when a selector must be checked), and a `TerminalError` `TenancyViolation` when the
@@ -80,6 +82,10 @@ export class ConnectionRegistry implements Connections {
 
   async api(name: string): Promise<OpenSearchApi> {
     return this.#kit.client(this.connection(name));
+  }
+
+  apiOf(externalName: string): Promise<OpenSearchApi> {
+    return this.#kit.clientOf(externalName);
   }
 
   tenancy(connectionName: string, namespace: string): Tenancy {

@@ -226,6 +226,7 @@ export function fakeConnections(api: OpenSearchApi, namespaces: readonly string[
     },
     assertUsable: () => undefined,
     api: () => Promise.resolve(api),
+    apiOf: () => Promise.resolve(api),
     tenancy: (_connection, namespace): Tenancy => {
       const result = tenancyFor({ indexPrefix: '{namespace}-' }, namespace, namespaces);
       if (!result.ok) throw new Error(result.violation.message);
@@ -234,8 +235,8 @@ export function fakeConnections(api: OpenSearchApi, namespaces: readonly string[
   };
 }
 
-/** The context an adapter call gets. */
-export function adapterContext<T extends KubernetesObject>(object: T, externalName: string): ExternalContext<T> {
+/** The context an adapter call gets, with no client bound (a test binds the fake's with the runtime's `boundAdapter`). */
+export function adapterContext<T extends KubernetesObject>(object: T, externalName: string): ExternalContext<T, OpenSearchApi> {
   return {
     object,
     externalName,

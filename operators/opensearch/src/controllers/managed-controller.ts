@@ -37,6 +37,7 @@ import {
 import type { ConnectionDependent, ManagedSystem, StoreSource } from '@domain-operators/reconcile';
 import { GROUP } from '../api/v1alpha1/common.ts';
 import { openSearchConnections } from '../api/v1alpha1/index.ts';
+import type { OpenSearchApi } from '../opensearch/client.ts';
 import type { Connections } from './connection-registry.ts';
 
 /** OpenSearch as the runtime's managed-resource parts see it: finalizers `opensearch.domain-operators.io/<kind>`, an `OpenSearchConnection`. */
@@ -50,8 +51,8 @@ export interface ManagedControllerDeps {
   /** The manager's controller options; a per-controller rate limiter is added. */
   readonly controllerOptions: ControllerOptions;
   readonly clock: Clock;
-  /** The connections (for the Ready gate before a kind's `desired`). */
-  readonly connections: Pick<Connections, 'assertUsable'>;
+  /** The connections: the Ready gate before a kind's `desired`, and the client bound to each adapter call. */
+  readonly connections: Pick<Connections, 'assertUsable' | 'apiOf'>;
 }
 
 /** One kind: its type, adapter, names and extra wiring. */
@@ -61,7 +62,7 @@ export interface ManagedKind<T extends ConnectionDependent, D, O> {
   readonly type: ResourceType<T>;
   /** The finalizer's name after the group: `opensearch.domain-operators.io/<finalizer>`. */
   readonly finalizer: string;
-  readonly adapter: ExternalAdapter<T, D, O>;
+  readonly adapter: ExternalAdapter<T, D, O, OpenSearchApi>;
   /** `<connection>/<name in OpenSearch>`; throws as `ExternalResourceOptions.externalName` does. */
   externalName(object: T): string;
   desired(object: T): D | Promise<D>;
@@ -112,7 +113,7 @@ export function managedController<T extends ConnectionDependent, D, O>(deps: Man
     namespaces: deps.informers.informerFor(coreTypes.namespace),
     externalName: (object: T) => kind.externalName(object),
   });
-  const external = new ExternalResourceReconciler<T, D, O>(
+  const external = new ExternalResourceReconciler<T, D, O, OpenSearchApi>(
     managedResourceDeps(OPENSEARCH_SYSTEM, deps, { type: kind.type, adapter: kind.adapter, claims, finalizer: kind.finalizer }),
     {
       annotationPrefix: GROUP,
@@ -121,6 +122,7 @@ export function managedController<T extends ConnectionDependent, D, O>(deps: Man
         deps.connections.assertUsable(kind.connectionOf(object));
         return { externalName, desired: await kind.desired(object) };
       },
+      client: (externalName) => deps.connections.apiOf(externalName),
       defaultDeletionPolicy: kind.defaultDeletionPolicy,
       ...(kind.deletionPolicy === undefined ? {} : { deletionPolicy: (object: T) => kind.deletionPolicy?.(object) }),
       ...(kind.adoptExactMatch === undefined ? {} : { adoptExactMatch: kind.adoptExactMatch }),

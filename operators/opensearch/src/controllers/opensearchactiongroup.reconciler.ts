@@ -11,6 +11,7 @@ import { openSearchActionGroups } from '../api/v1alpha1/index.ts';
 import type { ActionGroupBody, ObservedActionGroup } from '../opensearch/action-group-plan.ts';
 import { actionGroupBody, compareActionGroup } from '../opensearch/action-group-plan.ts';
 import { checkActionGroup, checkSecurityObject, tenancyError } from '../opensearch/tenancy.ts';
+import type { OpenSearchApi } from '../opensearch/client.ts';
 import type { Connections } from './connection-registry.ts';
 import type { ManagedControllerDeps } from './managed-controller.ts';
 import { managedController } from './managed-controller.ts';
@@ -38,16 +39,10 @@ export function actionGroupDesired(connections: Connections, object: OpenSearchA
 }
 
 /** The {@link ExternalAdapter} of action groups. */
-export class ActionGroupAdapter implements ExternalAdapter<OpenSearchActionGroup, ActionGroupDesired, ObservedActionGroup> {
-  readonly #deps: { readonly connections: Connections };
-
-  constructor(deps: { readonly connections: Connections }) {
-    this.#deps = deps;
-  }
-
+export class ActionGroupAdapter implements ExternalAdapter<OpenSearchActionGroup, ActionGroupDesired, ObservedActionGroup, OpenSearchApi> {
   /** Reads the group; a reserved, static or hidden one is a `TenancyViolation` (never touched). */
-  async observe(desired: ActionGroupDesired, context: ExternalContext<OpenSearchActionGroup>): Promise<ExternalObservation<ObservedActionGroup>> {
-    const observed = await (await this.#deps.connections.api(desired.connection)).getActionGroup(desired.name, { signal: context.signal });
+  async observe(desired: ActionGroupDesired, context: ExternalContext<OpenSearchActionGroup, OpenSearchApi>): Promise<ExternalObservation<ObservedActionGroup>> {
+    const observed = await (await context.client()).getActionGroup(desired.name, { signal: context.signal });
     const refusal = checkSecurityObject('action group', desired.name, observed);
     if (refusal !== undefined) throw tenancyError(refusal);
     if (observed === undefined) return { exists: false };
@@ -56,20 +51,20 @@ export class ActionGroupAdapter implements ExternalAdapter<OpenSearchActionGroup
   }
 
   /** Puts the whole group; reports its name. */
-  async create(desired: ActionGroupDesired, context: ExternalContext<OpenSearchActionGroup>): Promise<ExternalCreation> {
-    await (await this.#deps.connections.api(desired.connection)).putActionGroup(desired.name, desired.body, { signal: context.signal });
+  async create(desired: ActionGroupDesired, context: ExternalContext<OpenSearchActionGroup, OpenSearchApi>): Promise<ExternalCreation> {
+    await (await context.client()).putActionGroup(desired.name, desired.body, { signal: context.signal });
     return { status: { actionGroupName: desired.name } };
   }
 
   /** Puts the whole group again (it is owned whole). */
-  update(desired: ActionGroupDesired, _observed: ObservedActionGroup, context: ExternalContext<OpenSearchActionGroup>): Promise<ExternalUpdate> {
+  update(desired: ActionGroupDesired, _observed: ObservedActionGroup, context: ExternalContext<OpenSearchActionGroup, OpenSearchApi>): Promise<ExternalUpdate> {
     return this.create(desired, context);
   }
 
   /** Deletes the group, unless OpenSearch reports it reserved, static or hidden now; succeeds when it is gone. */
-  async delete(target: DeleteTarget<ActionGroupDesired>, context: ExternalContext<OpenSearchActionGroup>): Promise<void> {
-    const { connection, name } = parseConnectionExternalName(target.externalName);
-    const api = await this.#deps.connections.api(connection);
+  async delete(target: DeleteTarget<ActionGroupDesired>, context: ExternalContext<OpenSearchActionGroup, OpenSearchApi>): Promise<void> {
+    const { name } = parseConnectionExternalName(target.externalName);
+    const api = await context.client();
     const refusal = checkSecurityObject('action group', name, await api.getActionGroup(name, { signal: context.signal }));
     if (refusal !== undefined) throw tenancyError(refusal);
     await api.deleteActionGroup(name, { signal: context.signal });
@@ -82,7 +77,7 @@ export function actionGroupController(deps: ManagedControllerDeps & { readonly c
     name: 'opensearchactiongroup',
     type: openSearchActionGroups.type,
     finalizer: 'action-group',
-    adapter: new ActionGroupAdapter({ connections: deps.connections }),
+    adapter: new ActionGroupAdapter(),
     externalName: (object) => externalNameOf(actionGroupScope(deps.connections, object)),
     desired: (object) => actionGroupDesired(deps.connections, object),
     connectionOf: (object) => object.spec.connectionRef.name,

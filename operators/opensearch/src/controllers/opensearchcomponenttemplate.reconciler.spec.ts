@@ -1,3 +1,4 @@
+import { boundAdapter } from '@domain-operators/reconcile/testing';
 import { describe, expect, it } from 'vitest';
 import type { OpenSearchComponentTemplate } from '../api/v1alpha1/index.ts';
 import type { Call } from './controller.test-support.ts';
@@ -16,7 +17,7 @@ describe('component templates', () => {
     const calls: Call[] = [];
     const openSearch = new FakeOpenSearch(calls);
     const connections = fakeConnections(openSearch.api());
-    const r = reconcilerOver(calls, new ComponentTemplateAdapter({ connections }), { externalName: () => 'main/team-a-timestamps', desired: (object) => componentTemplateDesired(connections, object) });
+    const r = reconcilerOver(calls, boundAdapter(new ComponentTemplateAdapter(), openSearch.api()), { externalName: () => 'main/team-a-timestamps', desired: (object) => componentTemplateDesired(connections, object) });
     r.objects.put(component);
 
     await r.reconcile('timestamps-uid');

@@ -12,6 +12,7 @@ import type { JsonObject } from '../opensearch/json.ts';
 import type { ComponentTemplateWire } from '../opensearch/template-plan.ts';
 import { componentTemplateWire, diffComponentTemplate } from '../opensearch/template-plan.ts';
 import { checkComponentTemplate, tenancyError } from '../opensearch/tenancy.ts';
+import type { OpenSearchApi } from '../opensearch/client.ts';
 import type { Connections } from './connection-registry.ts';
 import type { ManagedControllerDeps } from './managed-controller.ts';
 import { managedController } from './managed-controller.ts';
@@ -27,34 +28,28 @@ export function componentTemplateDesired(connections: Connections, object: OpenS
 }
 
 /** The {@link ExternalAdapter} of component templates. */
-export class ComponentTemplateAdapter implements ExternalAdapter<OpenSearchComponentTemplate, TemplateDesired<ComponentTemplateWire>, JsonObject> {
-  readonly #deps: { readonly connections: Connections };
-
-  constructor(deps: { readonly connections: Connections }) {
-    this.#deps = deps;
-  }
-
-  async observe(desired: TemplateDesired<ComponentTemplateWire>, context: ExternalContext<OpenSearchComponentTemplate>): Promise<ExternalObservation<JsonObject>> {
-    const observed = await (await this.#deps.connections.api(desired.connection)).getComponentTemplate(desired.name, { signal: context.signal });
+export class ComponentTemplateAdapter implements ExternalAdapter<OpenSearchComponentTemplate, TemplateDesired<ComponentTemplateWire>, JsonObject, OpenSearchApi> {
+  async observe(desired: TemplateDesired<ComponentTemplateWire>, context: ExternalContext<OpenSearchComponentTemplate, OpenSearchApi>): Promise<ExternalObservation<JsonObject>> {
+    const observed = await (await context.client()).getComponentTemplate(desired.name, { signal: context.signal });
     if (observed === undefined) return { exists: false };
     const diff = diffComponentTemplate(desired.body, observed);
     return { exists: true, upToDate: diff.length === 0, diff, observed, status: { templateName: desired.name } };
   }
 
   /** Puts the whole template; reports its name. */
-  async create(desired: TemplateDesired<ComponentTemplateWire>, context: ExternalContext<OpenSearchComponentTemplate>): Promise<ExternalCreation> {
-    await (await this.#deps.connections.api(desired.connection)).putComponentTemplate(desired.name, desired.body, { signal: context.signal });
+  async create(desired: TemplateDesired<ComponentTemplateWire>, context: ExternalContext<OpenSearchComponentTemplate, OpenSearchApi>): Promise<ExternalCreation> {
+    await (await context.client()).putComponentTemplate(desired.name, desired.body, { signal: context.signal });
     return { status: { templateName: desired.name } };
   }
 
   /** Puts the whole template again (it is owned whole). */
-  update(desired: TemplateDesired<ComponentTemplateWire>, _observed: JsonObject, context: ExternalContext<OpenSearchComponentTemplate>): Promise<ExternalUpdate> {
+  update(desired: TemplateDesired<ComponentTemplateWire>, _observed: JsonObject, context: ExternalContext<OpenSearchComponentTemplate, OpenSearchApi>): Promise<ExternalUpdate> {
     return this.create(desired, context);
   }
 
-  async delete(target: DeleteTarget<TemplateDesired<ComponentTemplateWire>>, context: ExternalContext<OpenSearchComponentTemplate>): Promise<void> {
-    const { connection, name } = parseConnectionExternalName(target.externalName);
-    await (await this.#deps.connections.api(connection)).deleteComponentTemplate(name, { signal: context.signal });
+  async delete(target: DeleteTarget<TemplateDesired<ComponentTemplateWire>>, context: ExternalContext<OpenSearchComponentTemplate, OpenSearchApi>): Promise<void> {
+    const { name } = parseConnectionExternalName(target.externalName);
+    await (await context.client()).deleteComponentTemplate(name, { signal: context.signal });
   }
 }
 
@@ -64,7 +59,7 @@ export function componentTemplateController(deps: ManagedControllerDeps & { read
     name: 'opensearchcomponenttemplate',
     type: openSearchComponentTemplates.type,
     finalizer: 'component-template',
-    adapter: new ComponentTemplateAdapter({ connections: deps.connections }),
+    adapter: new ComponentTemplateAdapter(),
     externalName: (object) => externalNameOf(scopeOf(deps.connections, object, 'component template', object.spec.templateName)),
     desired: (object) => componentTemplateDesired(deps.connections, object),
     connectionOf: (object) => object.spec.connectionRef.name,

@@ -1,3 +1,4 @@
+import { boundAdapter } from '@domain-operators/reconcile/testing';
 import { describe, expect, it } from 'vitest';
 import type { OpenSearchDataStream } from '../api/v1alpha1/index.ts';
 import type { Call } from './controller.test-support.ts';
@@ -15,7 +16,7 @@ function setup() {
   const calls: Call[] = [];
   const openSearch = new FakeOpenSearch(calls);
   const connections = fakeConnections(openSearch.api());
-  const r = reconcilerOver(calls, new DataStreamAdapter({ connections }), { externalName: (object) => `main/${dataStreamScope(connections, object).name}`, desired: (object) => dataStreamDesired(connections, object) });
+  const r = reconcilerOver(calls, boundAdapter(new DataStreamAdapter(), openSearch.api()), { externalName: (object) => `main/${dataStreamScope(connections, object).name}`, desired: (object) => dataStreamDesired(connections, object) });
   return { calls, openSearch, connections, r };
 }
 

@@ -10,6 +10,7 @@ import { parseConnectionExternalName } from '@domain-operators/reconcile';
 import type { OpenSearchDataStream } from '../api/v1alpha1/index.ts';
 import { openSearchDataStreams } from '../api/v1alpha1/index.ts';
 import type { ObservedDataStream } from '../opensearch/data-stream.ts';
+import type { OpenSearchApi } from '../opensearch/client.ts';
 import type { Connections } from './connection-registry.ts';
 import type { ManagedControllerDeps } from './managed-controller.ts';
 import { managedController } from './managed-controller.ts';
@@ -39,23 +40,17 @@ export function dataStreamStatus(observed: ObservedDataStream): ExternalStatusFi
 }
 
 /** The {@link ExternalAdapter} of data streams. */
-export class DataStreamAdapter implements ExternalAdapter<OpenSearchDataStream, DataStreamDesired, ObservedDataStream> {
-  readonly #deps: { readonly connections: Connections };
-
-  constructor(deps: { readonly connections: Connections }) {
-    this.#deps = deps;
-  }
-
+export class DataStreamAdapter implements ExternalAdapter<OpenSearchDataStream, DataStreamDesired, ObservedDataStream, OpenSearchApi> {
   /** Reads the data stream; when it exists it is up to date, with its generation, backing indices and health. */
-  async observe(desired: DataStreamDesired, context: ExternalContext<OpenSearchDataStream>): Promise<ExternalObservation<ObservedDataStream>> {
-    const observed = await (await this.#deps.connections.api(desired.connection)).getDataStream(desired.name, { signal: context.signal });
+  async observe(desired: DataStreamDesired, context: ExternalContext<OpenSearchDataStream, OpenSearchApi>): Promise<ExternalObservation<ObservedDataStream>> {
+    const observed = await (await context.client()).getDataStream(desired.name, { signal: context.signal });
     if (observed === undefined) return { exists: false };
     return { exists: true, upToDate: true, diff: [], observed, status: dataStreamStatus(observed) };
   }
 
   /** Creates the data stream and reads it back for its status. */
-  async create(desired: DataStreamDesired, context: ExternalContext<OpenSearchDataStream>): Promise<ExternalCreation> {
-    const api = await this.#deps.connections.api(desired.connection);
+  async create(desired: DataStreamDesired, context: ExternalContext<OpenSearchDataStream, OpenSearchApi>): Promise<ExternalCreation> {
+    const api = await context.client();
     await api.createDataStream(desired.name, { signal: context.signal });
     const created = await api.getDataStream(desired.name, { signal: context.signal });
     return { status: created === undefined ? { dataStreamName: desired.name } : dataStreamStatus(created) };
@@ -67,9 +62,9 @@ export class DataStreamAdapter implements ExternalAdapter<OpenSearchDataStream, 
   }
 
   /** Deletes the data stream with its backing indices (deletionPolicy Delete); succeeds when it is gone. */
-  async delete(target: DeleteTarget<DataStreamDesired>, context: ExternalContext<OpenSearchDataStream>): Promise<void> {
-    const { connection, name } = parseConnectionExternalName(target.externalName);
-    await (await this.#deps.connections.api(connection)).deleteDataStream(name, { signal: context.signal });
+  async delete(target: DeleteTarget<DataStreamDesired>, context: ExternalContext<OpenSearchDataStream, OpenSearchApi>): Promise<void> {
+    const { name } = parseConnectionExternalName(target.externalName);
+    await (await context.client()).deleteDataStream(name, { signal: context.signal });
   }
 }
 
@@ -79,7 +74,7 @@ export function dataStreamController(deps: ManagedControllerDeps & { readonly co
     name: 'opensearchdatastream',
     type: openSearchDataStreams.type,
     finalizer: 'data-stream',
-    adapter: new DataStreamAdapter({ connections: deps.connections }),
+    adapter: new DataStreamAdapter(),
     externalName: (object) => externalNameOf(dataStreamScope(deps.connections, object)),
     desired: (object) => dataStreamDesired(deps.connections, object),
     connectionOf: (object) => object.spec.connectionRef.name,

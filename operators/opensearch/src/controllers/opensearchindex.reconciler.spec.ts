@@ -1,3 +1,4 @@
+import { boundAdapter } from '@domain-operators/reconcile/testing';
 import { describe, expect, it } from 'vitest';
 import { getCondition } from '@domain-operators/reconcile';
 import type { Condition } from '@domain-operators/reconcile';
@@ -21,7 +22,7 @@ function setup() {
   const calls: Call[] = [];
   const openSearch = new FakeOpenSearch(calls);
   const connections = fakeConnections(openSearch.api());
-  const adapter = new IndexAdapter({ connections });
+  const adapter = boundAdapter(new IndexAdapter(), openSearch.api());
   openSearch.indices.set('team-a-logs', {
     name: 'team-a-logs',
     uuid: 'u-1',
@@ -62,14 +63,14 @@ describe('indices', () => {
     expect(observation.status).toEqual({ indexName: 'team-a-logs', uuid: 'u-1', health: 'green' });
     expect(observation.diff).toEqual(['aliases.team-a-read: add', 'aliases.team-a-old: remove']);
 
-    // Written ahead: the alias about to be added, and the one about to be removed until its removal went through.
-    expect(fx.adapter.intent(desired, observation.observed, context)).toEqual({ aliases: ['team-a-old', 'team-a-read'] });
+    // Written ahead (`intent` is pure: no client): the alias about to be added, and the one about to be removed until its removal went through.
+    expect(new IndexAdapter().intent(desired, observation.observed, context)).toEqual({ aliases: ['team-a-old', 'team-a-read'] });
     expect(await fx.adapter.update(desired, observation.observed, context)).toEqual({ status: { aliases: ['team-a-read'] } });
     expect(Object.keys(fx.openSearch.indices.get('team-a-logs')?.aliases ?? {}).sort()).toEqual(['team-a-by-hand', 'team-a-read']);
     expect(callNames(fx.calls)).toEqual(['updateAliases']);
 
     // Before a create: the index's name and every alias of the spec.
-    expect(fx.adapter.intent(desired, undefined, context)).toEqual({ indexName: 'team-a-logs', aliases: ['team-a-read'] });
+    expect(new IndexAdapter().intent(desired, undefined, context)).toEqual({ indexName: 'team-a-logs', aliases: ['team-a-read'] });
   });
 
   it('write their status in one path: one patch after the create, whose claim is the creation mark in the index', async () => {

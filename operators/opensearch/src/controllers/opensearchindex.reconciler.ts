@@ -17,6 +17,7 @@ import { creationMarkOf, withCreationMark, withoutCreationMark } from '../opense
 import { OpenSearchError } from '../opensearch/errors.ts';
 import { sortedUnique } from '../opensearch/json.ts';
 import { checkIndexAliases, tenancyError } from '../opensearch/tenancy.ts';
+import type { OpenSearchApi } from '../opensearch/client.ts';
 import type { Connections } from './connection-registry.ts';
 import type { ManagedControllerDeps } from './managed-controller.ts';
 import { managedController } from './managed-controller.ts';
@@ -55,17 +56,11 @@ export function indexDesired(connections: Connections, object: OpenSearchIndex):
  * carries its claim in the index itself: the creation mark (the resource's UID and the aliases it adds, in the
  * mapping `_meta`, see creation-mark.ts), so a create is one status write and a crash after it is recognised.
  */
-export class IndexAdapter implements ExternalAdapter<OpenSearchIndex, IndexDesired, IndexObserved> {
+export class IndexAdapter implements ExternalAdapter<OpenSearchIndex, IndexDesired, IndexObserved, OpenSearchApi> {
   readonly marksCreator = true;
-  readonly #deps: { readonly connections: Connections };
-
-  constructor(deps: { readonly connections: Connections }) {
-    this.#deps = deps;
-  }
-
   /** Reads the index and its health and plans; a refused plan is thrown as a `TerminalError` with its reason. */
-  async observe(desired: IndexDesired, context: ExternalContext<OpenSearchIndex>): Promise<ExternalObservation<IndexObserved>> {
-    const api = await this.#deps.connections.api(desired.connection);
+  async observe(desired: IndexDesired, context: ExternalContext<OpenSearchIndex, OpenSearchApi>): Promise<ExternalObservation<IndexObserved>> {
+    const api = await context.client();
     const name = desired.index.name;
     const found = await api.getIndex(name, { signal: context.signal });
     if (found === undefined) return { exists: false };
@@ -93,14 +88,14 @@ export class IndexAdapter implements ExternalAdapter<OpenSearchIndex, IndexDesir
    * after its removal went through (the update's result then records the plan's alone). Recording an alias that
    * is then not added is harmless: only present aliases are ever removed. Pure.
    */
-  intent(desired: IndexDesired, observed: IndexObserved | undefined, context: ExternalContext<OpenSearchIndex>): ExternalStatusFields {
+  intent(desired: IndexDesired, observed: IndexObserved | undefined, context: ExternalContext<OpenSearchIndex, OpenSearchApi>): ExternalStatusFields {
     if (observed === undefined) return { indexName: desired.index.name, aliases: Object.keys(desired.index.aliases).sort() };
     return { aliases: sortedUnique([...recordedStrings(context.object, 'aliases'), ...observed.plan.appliedAliases]) };
   }
 
   /** Creates the index with its settings, mappings (and the creation mark) and aliases; reports its `uuid` and `health`. */
-  async create(desired: IndexDesired, context: ExternalContext<OpenSearchIndex>): Promise<ExternalCreation> {
-    const api = await this.#deps.connections.api(desired.connection);
+  async create(desired: IndexDesired, context: ExternalContext<OpenSearchIndex, OpenSearchApi>): Promise<ExternalCreation> {
+    const api = await context.client();
     const name = desired.index.name;
     const { uuid, shardsAcknowledged } = await this.#createOnce(desired, context);
     // Every primary started and there are no replicas: every shard is active, green, without asking.
@@ -115,8 +110,8 @@ export class IndexAdapter implements ExternalAdapter<OpenSearchIndex, IndexDesir
    * workers: it carries our mark, and is taken as created; the next observe compares it with the spec like any
    * other) or an index someone else created in between (no mark of ours: `AlreadyExists`, thrown).
    */
-  async #createOnce(desired: IndexDesired, context: ExternalContext<OpenSearchIndex>): Promise<CreatedIndex> {
-    const api = await this.#deps.connections.api(desired.connection);
+  async #createOnce(desired: IndexDesired, context: ExternalContext<OpenSearchIndex, OpenSearchApi>): Promise<CreatedIndex> {
+    const api = await context.client();
     const name = desired.index.name;
     try {
       const mark = { uid: context.object.metadata.uid ?? '', aliases: Object.keys(desired.index.aliases).sort() };
@@ -132,8 +127,8 @@ export class IndexAdapter implements ExternalAdapter<OpenSearchIndex, IndexDesir
   }
 
   /** Applies the plan `observe` made (settings, added mappings, alias actions); reports the aliases it now owns. */
-  async update(desired: IndexDesired, observed: IndexObserved, context: ExternalContext<OpenSearchIndex>): Promise<ExternalUpdate> {
-    const api = await this.#deps.connections.api(desired.connection);
+  async update(desired: IndexDesired, observed: IndexObserved, context: ExternalContext<OpenSearchIndex, OpenSearchApi>): Promise<ExternalUpdate> {
+    const api = await context.client();
     const { plan } = observed;
     const name = desired.index.name;
     if (plan.settings !== undefined) await api.putIndexSettings(name, plan.settings, { signal: context.signal });
@@ -142,9 +137,9 @@ export class IndexAdapter implements ExternalAdapter<OpenSearchIndex, IndexDesir
     return { status: { aliases: [...plan.appliedAliases] } };
   }
 
-  async delete(target: DeleteTarget<IndexDesired>, context: ExternalContext<OpenSearchIndex>): Promise<void> {
-    const { connection, name } = parseConnectionExternalName(target.externalName);
-    await (await this.#deps.connections.api(connection)).deleteIndex(name, { signal: context.signal });
+  async delete(target: DeleteTarget<IndexDesired>, context: ExternalContext<OpenSearchIndex, OpenSearchApi>): Promise<void> {
+    const { name } = parseConnectionExternalName(target.externalName);
+    await (await context.client()).deleteIndex(name, { signal: context.signal });
   }
 }
 
@@ -159,7 +154,7 @@ export function indexController(deps: ManagedControllerDeps & { readonly connect
     name: 'opensearchindex',
     type: openSearchIndices.type,
     finalizer: 'index',
-    adapter: new IndexAdapter({ connections: deps.connections }),
+    adapter: new IndexAdapter(),
     externalName: (object) => indexExternalName(deps.connections, object),
     desired: (object) => indexDesired(deps.connections, object),
     connectionOf: (object) => object.spec.connectionRef.name,

@@ -1,3 +1,4 @@
+import { boundAdapter } from '@domain-operators/reconcile/testing';
 import { describe, expect, it } from 'vitest';
 import type { OpenSearchIndexTemplate } from '../api/v1alpha1/index.ts';
 import type { Call } from './controller.test-support.ts';
@@ -15,7 +16,7 @@ function setup() {
   const calls: Call[] = [];
   const openSearch = new FakeOpenSearch(calls);
   const connections = fakeConnections(openSearch.api());
-  const adapter = new IndexTemplateAdapter({ connections });
+  const adapter = boundAdapter(new IndexTemplateAdapter(), openSearch.api());
   const r = reconcilerOver(calls, adapter, { externalName: () => 'main/team-a-events', desired: (object) => indexTemplateDesired(connections, object) });
   return { calls, openSearch, connections, adapter, r };
 }

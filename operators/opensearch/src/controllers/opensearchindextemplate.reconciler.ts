@@ -11,6 +11,7 @@ import type { JsonObject } from '../opensearch/json.ts';
 import type { IndexTemplateWire } from '../opensearch/template-plan.ts';
 import { diffIndexTemplate, indexTemplateWire } from '../opensearch/template-plan.ts';
 import { checkIndexTemplate, tenancyError } from '../opensearch/tenancy.ts';
+import type { OpenSearchApi } from '../opensearch/client.ts';
 import type { Connections } from './connection-registry.ts';
 import type { ManagedControllerDeps } from './managed-controller.ts';
 import { managedController } from './managed-controller.ts';
@@ -32,34 +33,28 @@ export function indexTemplateDesired(connections: Connections, object: OpenSearc
 }
 
 /** The {@link ExternalAdapter} of index templates. */
-export class IndexTemplateAdapter implements ExternalAdapter<OpenSearchIndexTemplate, TemplateDesired<IndexTemplateWire>, JsonObject> {
-  readonly #deps: { readonly connections: Connections };
-
-  constructor(deps: { readonly connections: Connections }) {
-    this.#deps = deps;
-  }
-
-  async observe(desired: TemplateDesired<IndexTemplateWire>, context: ExternalContext<OpenSearchIndexTemplate>): Promise<ExternalObservation<JsonObject>> {
-    const observed = await (await this.#deps.connections.api(desired.connection)).getIndexTemplate(desired.name, { signal: context.signal });
+export class IndexTemplateAdapter implements ExternalAdapter<OpenSearchIndexTemplate, TemplateDesired<IndexTemplateWire>, JsonObject, OpenSearchApi> {
+  async observe(desired: TemplateDesired<IndexTemplateWire>, context: ExternalContext<OpenSearchIndexTemplate, OpenSearchApi>): Promise<ExternalObservation<JsonObject>> {
+    const observed = await (await context.client()).getIndexTemplate(desired.name, { signal: context.signal });
     if (observed === undefined) return { exists: false };
     const diff = diffIndexTemplate(desired.body, observed);
     return { exists: true, upToDate: diff.length === 0, diff, observed, status: { templateName: desired.name } };
   }
 
   /** Puts the whole template; reports its name. */
-  async create(desired: TemplateDesired<IndexTemplateWire>, context: ExternalContext<OpenSearchIndexTemplate>): Promise<ExternalCreation> {
-    await (await this.#deps.connections.api(desired.connection)).putIndexTemplate(desired.name, desired.body, { signal: context.signal });
+  async create(desired: TemplateDesired<IndexTemplateWire>, context: ExternalContext<OpenSearchIndexTemplate, OpenSearchApi>): Promise<ExternalCreation> {
+    await (await context.client()).putIndexTemplate(desired.name, desired.body, { signal: context.signal });
     return { status: { templateName: desired.name } };
   }
 
   /** Puts the whole template again (it is owned whole). */
-  update(desired: TemplateDesired<IndexTemplateWire>, _observed: JsonObject, context: ExternalContext<OpenSearchIndexTemplate>): Promise<ExternalUpdate> {
+  update(desired: TemplateDesired<IndexTemplateWire>, _observed: JsonObject, context: ExternalContext<OpenSearchIndexTemplate, OpenSearchApi>): Promise<ExternalUpdate> {
     return this.create(desired, context);
   }
 
-  async delete(target: DeleteTarget<TemplateDesired<IndexTemplateWire>>, context: ExternalContext<OpenSearchIndexTemplate>): Promise<void> {
-    const { connection, name } = parseConnectionExternalName(target.externalName);
-    await (await this.#deps.connections.api(connection)).deleteIndexTemplate(name, { signal: context.signal });
+  async delete(target: DeleteTarget<TemplateDesired<IndexTemplateWire>>, context: ExternalContext<OpenSearchIndexTemplate, OpenSearchApi>): Promise<void> {
+    const { name } = parseConnectionExternalName(target.externalName);
+    await (await context.client()).deleteIndexTemplate(name, { signal: context.signal });
   }
 }
 
@@ -69,7 +64,7 @@ export function indexTemplateController(deps: ManagedControllerDeps & { readonly
     name: 'opensearchindextemplate',
     type: openSearchIndexTemplates.type,
     finalizer: 'index-template',
-    adapter: new IndexTemplateAdapter({ connections: deps.connections }),
+    adapter: new IndexTemplateAdapter(),
     externalName: (object) => externalNameOf(scopeOf(deps.connections, object, 'index template', object.spec.templateName)),
     desired: (object) => indexTemplateDesired(deps.connections, object),
     connectionOf: (object) => object.spec.connectionRef.name,

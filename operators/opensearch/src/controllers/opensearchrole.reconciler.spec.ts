@@ -1,3 +1,4 @@
+import { boundAdapter } from '@domain-operators/reconcile/testing';
 import { describe, expect, it } from 'vitest';
 import type { OpenSearchRole } from '../api/v1alpha1/index.ts';
 import type { Call } from './controller.test-support.ts';
@@ -16,7 +17,7 @@ describe('roles', () => {
     const calls: Call[] = [];
     const openSearch = new FakeOpenSearch(calls);
     const connections = fakeConnections(openSearch.api());
-    const r = reconcilerOver(calls, new RoleAdapter({ connections }), { externalName: (object) => `main/${roleScope(connections, object).name}`, desired: (object) => roleDesired(connections, object) });
+    const r = reconcilerOver(calls, boundAdapter(new RoleAdapter(), openSearch.api()), { externalName: (object) => `main/${roleScope(connections, object).name}`, desired: (object) => roleDesired(connections, object) });
     r.objects.put(role);
 
     await r.reconcile('reader-uid');

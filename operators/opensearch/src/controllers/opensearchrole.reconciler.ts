@@ -11,6 +11,7 @@ import { openSearchRoles } from '../api/v1alpha1/index.ts';
 import type { ObservedRole, RoleBody } from '../opensearch/security-plan.ts';
 import { compareRole, roleBody } from '../opensearch/security-plan.ts';
 import { checkRole, checkSecurityObject, tenancyError } from '../opensearch/tenancy.ts';
+import type { OpenSearchApi } from '../opensearch/client.ts';
 import type { Connections } from './connection-registry.ts';
 import type { ManagedControllerDeps } from './managed-controller.ts';
 import { managedController } from './managed-controller.ts';
@@ -38,16 +39,10 @@ export function roleDesired(connections: Connections, object: OpenSearchRole): R
 }
 
 /** The {@link ExternalAdapter} of roles. */
-export class RoleAdapter implements ExternalAdapter<OpenSearchRole, RoleDesired, ObservedRole> {
-  readonly #deps: { readonly connections: Connections };
-
-  constructor(deps: { readonly connections: Connections }) {
-    this.#deps = deps;
-  }
-
+export class RoleAdapter implements ExternalAdapter<OpenSearchRole, RoleDesired, ObservedRole, OpenSearchApi> {
   /** Reads the role; a reserved, static or hidden one is a `TenancyViolation` (never touched). */
-  async observe(desired: RoleDesired, context: ExternalContext<OpenSearchRole>): Promise<ExternalObservation<ObservedRole>> {
-    const observed = await (await this.#deps.connections.api(desired.connection)).getRole(desired.name, { signal: context.signal });
+  async observe(desired: RoleDesired, context: ExternalContext<OpenSearchRole, OpenSearchApi>): Promise<ExternalObservation<ObservedRole>> {
+    const observed = await (await context.client()).getRole(desired.name, { signal: context.signal });
     const refusal = checkSecurityObject('role', desired.name, observed);
     if (refusal !== undefined) throw tenancyError(refusal);
     if (observed === undefined) return { exists: false };
@@ -56,19 +51,19 @@ export class RoleAdapter implements ExternalAdapter<OpenSearchRole, RoleDesired,
   }
 
   /** Puts the whole role; reports its name. */
-  async create(desired: RoleDesired, context: ExternalContext<OpenSearchRole>): Promise<ExternalCreation> {
-    await (await this.#deps.connections.api(desired.connection)).putRole(desired.name, desired.body, { signal: context.signal });
+  async create(desired: RoleDesired, context: ExternalContext<OpenSearchRole, OpenSearchApi>): Promise<ExternalCreation> {
+    await (await context.client()).putRole(desired.name, desired.body, { signal: context.signal });
     return { status: { roleName: desired.name } };
   }
 
   /** Puts the whole role again (it is owned whole). */
-  update(desired: RoleDesired, _observed: ObservedRole, context: ExternalContext<OpenSearchRole>): Promise<ExternalUpdate> {
+  update(desired: RoleDesired, _observed: ObservedRole, context: ExternalContext<OpenSearchRole, OpenSearchApi>): Promise<ExternalUpdate> {
     return this.create(desired, context);
   }
 
-  async delete(target: DeleteTarget<RoleDesired>, context: ExternalContext<OpenSearchRole>): Promise<void> {
-    const { connection, name } = parseConnectionExternalName(target.externalName);
-    const api = await this.#deps.connections.api(connection);
+  async delete(target: DeleteTarget<RoleDesired>, context: ExternalContext<OpenSearchRole, OpenSearchApi>): Promise<void> {
+    const { name } = parseConnectionExternalName(target.externalName);
+    const api = await context.client();
     const observed = await api.getRole(name, { signal: context.signal });
     const refusal = checkSecurityObject('role', name, observed);
     if (refusal !== undefined) throw tenancyError(refusal);
@@ -82,7 +77,7 @@ export function roleController(deps: ManagedControllerDeps & { readonly connecti
     name: 'opensearchrole',
     type: openSearchRoles.type,
     finalizer: 'role',
-    adapter: new RoleAdapter({ connections: deps.connections }),
+    adapter: new RoleAdapter(),
     externalName: (object) => externalNameOf(roleScope(deps.connections, object)),
     desired: (object) => roleDesired(deps.connections, object),
     connectionOf: (object) => object.spec.connectionRef.name,

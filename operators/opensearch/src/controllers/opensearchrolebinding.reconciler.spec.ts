@@ -1,3 +1,4 @@
+import { boundAdapter } from '@domain-operators/reconcile/testing';
 import { describe, expect, it } from 'vitest';
 import { StoreWriter } from '@domain-operators/reconcile';
 import type { OpenSearchRole, OpenSearchRoleBinding } from '../api/v1alpha1/index.ts';
@@ -36,7 +37,7 @@ function setup() {
   roles.replace([role]);
   const bindings = new StoreWriter<OpenSearchRoleBinding>({ indexers: { roleMapping: () => ['main/team-a-reader'] } });
   const deps = { connections, roles: { store: roles.reader() } };
-  const adapter = new RoleBindingAdapter({ ...deps, bindings: { store: bindings.reader() } });
+  const adapter = boundAdapter(new RoleBindingAdapter({ bindings: { store: bindings.reader() } }), openSearch.api());
   const reconciler = () => reconcilerOver(calls, adapter, { externalName: (object) => bindingExternalName(deps, object), desired: (object) => bindingDesired(deps, object), adoptExactMatch: true });
   return { calls, openSearch, connections, roles, bindings, adapter, deps, reconciler };
 }

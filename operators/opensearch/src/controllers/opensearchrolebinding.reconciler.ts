@@ -84,15 +84,16 @@ export function bindingExternalName(deps: RoleBindingDeps, object: OpenSearchRol
  * put back by an update planned from what `observe` read. So `create` runs only for a binding that has no entry of
  * its own in the mapping yet, and the entries it adds are recorded ahead of every write ({@link RoleBindingAdapter.intent}).
  */
-export class RoleBindingAdapter implements ExternalAdapter<OpenSearchRoleBinding, BindingDesired, BindingObserved> {
-  readonly #deps: RoleBindingDeps & { readonly bindings: StoreSource<OpenSearchRoleBinding> };
+export class RoleBindingAdapter implements ExternalAdapter<OpenSearchRoleBinding, BindingDesired, BindingObserved, OpenSearchApi> {
+  readonly #deps: { readonly bindings: StoreSource<OpenSearchRoleBinding> };
 
-  constructor(deps: RoleBindingDeps & { readonly bindings: StoreSource<OpenSearchRoleBinding> }) {
+  /** `bindings`: the cache of every binding, indexed `BY_ROLE_MAPPING` (the others writing the same role mapping). */
+  constructor(deps: { readonly bindings: StoreSource<OpenSearchRoleBinding> }) {
     this.#deps = deps;
   }
 
   /** Reads the mapping and plans this binding's entries; a protected mapping is a `TenancyViolation`. */
-  async observe(desired: BindingDesired, context: ExternalContext<OpenSearchRoleBinding>): Promise<ExternalObservation<BindingObserved>> {
+  async observe(desired: BindingDesired, context: ExternalContext<OpenSearchRoleBinding, OpenSearchApi>): Promise<ExternalObservation<BindingObserved>> {
     const recorded = appliedIn(context.object, desired.roleName);
     const observed = await this.#plan(desired, recorded, context);
     const mapping = observed.mapping;
@@ -110,7 +111,7 @@ export class RoleBindingAdapter implements ExternalAdapter<OpenSearchRoleBinding
    * added (not those already there), so the wider record stays only when the process dies between the two writes;
    * the binding then also owns a wanted entry that was already there. Pure.
    */
-  intent(desired: BindingDesired, observed: BindingObserved | undefined, context: ExternalContext<OpenSearchRoleBinding>): ExternalStatusFields {
+  intent(desired: BindingDesired, observed: BindingObserved | undefined, context: ExternalContext<OpenSearchRoleBinding, OpenSearchApi>): ExternalStatusFields {
     const mayOwn = observed === undefined ? { users: desired.users, backendRoles: desired.backendRoles } : observed.plan.applied;
     const recorded = observed === undefined ? undefined : appliedIn(context.object, desired.roleName);
     const applied: RoleBindingApplied = {
@@ -125,19 +126,19 @@ export class RoleBindingAdapter implements ExternalAdapter<OpenSearchRoleBinding
    * Adds the binding's entries to the mapping (creating it when absent). Runs only when `observe` found no record of
    * this binding in the mapping, so none of the entries there are its own: entries already present are not claimed.
    */
-  async create(desired: BindingDesired, context: ExternalContext<OpenSearchRoleBinding>): Promise<ExternalCreation> {
+  async create(desired: BindingDesired, context: ExternalContext<OpenSearchRoleBinding, OpenSearchApi>): Promise<ExternalCreation> {
     return this.#apply(desired, await this.#plan(desired, undefined, context), context);
   }
 
   /** Writes the mapping `observe` planned; reports the entries this binding owns now. */
-  update(desired: BindingDesired, observed: BindingObserved, context: ExternalContext<OpenSearchRoleBinding>): Promise<ExternalUpdate> {
+  update(desired: BindingDesired, observed: BindingObserved, context: ExternalContext<OpenSearchRoleBinding, OpenSearchApi>): Promise<ExternalUpdate> {
     return this.#apply(desired, observed, context);
   }
 
   /** Removes this binding's entries, keeping everyone else's; deletes the mapping when nothing is left in it. */
-  async delete(target: DeleteTarget<BindingDesired>, context: ExternalContext<OpenSearchRoleBinding>): Promise<void> {
+  async delete(target: DeleteTarget<BindingDesired>, context: ExternalContext<OpenSearchRoleBinding, OpenSearchApi>): Promise<void> {
     const [connection = '', roleName = ''] = target.externalName.split('/');
-    const api = await this.#deps.connections.api(connection);
+    const api = await context.client();
     const mapping = await this.#mapping(api, roleName, context);
     if (mapping === undefined) return;
     const release = releaseRoleMapping(mapping, appliedIn(context.object, roleName), this.#wantedByOthers(context.object, connection, roleName));
@@ -145,16 +146,16 @@ export class RoleBindingAdapter implements ExternalAdapter<OpenSearchRoleBinding
     else if (!release.upToDate) await api.putRoleMapping(roleName, release.body, { signal: context.signal });
   }
 
-  async #apply(desired: BindingDesired, observed: BindingObserved, context: ExternalContext<OpenSearchRoleBinding>): Promise<{ readonly status: ExternalStatusFields }> {
+  async #apply(desired: BindingDesired, observed: BindingObserved, context: ExternalContext<OpenSearchRoleBinding, OpenSearchApi>): Promise<{ readonly status: ExternalStatusFields }> {
     const { plan } = observed;
     const status = { applied: appliedOf(desired, plan) };
     if (plan.upToDate || (observed.mapping === undefined && plan.empty)) return { status };
-    await (await this.#deps.connections.api(desired.connection)).putRoleMapping(desired.roleName, plan.body, { signal: context.signal });
+    await (await context.client()).putRoleMapping(desired.roleName, plan.body, { signal: context.signal });
     return { status };
   }
 
-  async #plan(desired: BindingDesired, applied: RoleBindingApplied | undefined, context: ExternalContext<OpenSearchRoleBinding>): Promise<BindingObserved> {
-    const api = await this.#deps.connections.api(desired.connection);
+  async #plan(desired: BindingDesired, applied: RoleBindingApplied | undefined, context: ExternalContext<OpenSearchRoleBinding, OpenSearchApi>): Promise<BindingObserved> {
+    const api = await context.client();
     const mapping = await this.#mapping(api, desired.roleName, context);
     const plan = planRoleMapping({
       desired: { users: desired.users, backendRoles: desired.backendRoles },
@@ -165,7 +166,7 @@ export class RoleBindingAdapter implements ExternalAdapter<OpenSearchRoleBinding
     return { mapping, plan };
   }
 
-  async #mapping(api: OpenSearchApi, roleName: string, context: ExternalContext<OpenSearchRoleBinding>): Promise<ObservedRoleMapping | undefined> {
+  async #mapping(api: OpenSearchApi, roleName: string, context: ExternalContext<OpenSearchRoleBinding, OpenSearchApi>): Promise<ObservedRoleMapping | undefined> {
     const mapping = await api.getRoleMapping(roleName, { signal: context.signal });
     const refusal = checkSecurityObject('role mapping', roleName, mapping);
     if (refusal !== undefined) throw tenancyError(refusal);
@@ -212,7 +213,7 @@ export function roleBindingController(deps: ManagedControllerDeps & { readonly c
     name: 'opensearchrolebinding',
     type: openSearchRoleBindings.type,
     finalizer: 'role-binding',
-    adapter: new RoleBindingAdapter({ ...kindDeps, bindings }),
+    adapter: new RoleBindingAdapter({ bindings }),
     externalName: (object) => bindingExternalName(kindDeps, object),
     desired: (object) => bindingDesired(kindDeps, object),
     connectionOf: (object) => object.spec.connectionRef.name,

@@ -1,8 +1,9 @@
+import { boundAdapter } from '@domain-operators/reconcile/testing';
 import { isTerminalError } from '@domain-operators/reconcile';
 import { describe, expect, it } from 'vitest';
 import type { OpenSearchSnapshotRepository } from '../api/v1alpha1/index.ts';
 import type { Call } from './controller.test-support.ts';
-import { adapterContext, callNames, fakeConnections, reconcilerOver, statusChanges } from './controller.test-support.ts';
+import { adapterContext, callNames, reconcilerOver, statusChanges } from './controller.test-support.ts';
 import { FAKE_PATH_REPO, FakeRepositories } from './repository.test-support.ts';
 import { RepositoryAdapter, repositoryDesired, repositoryExternalName } from './opensearchsnapshotrepository.reconciler.ts';
 
@@ -18,7 +19,7 @@ const repository: OpenSearchSnapshotRepository = {
 function setup(object: OpenSearchSnapshotRepository = repository) {
   const calls: Call[] = [];
   const openSearch = new FakeRepositories(calls);
-  const adapter = new RepositoryAdapter({ connections: fakeConnections(openSearch.api()) });
+  const adapter = boundAdapter(new RepositoryAdapter(), openSearch.api());
   const r = reconcilerOver(calls, adapter, { externalName: repositoryExternalName, desired: repositoryDesired });
   r.objects.put(object);
   return { calls, openSearch, adapter, r };

@@ -49,16 +49,10 @@ export function repositoryDesired(object: OpenSearchSnapshotRepository): Reposit
  * `verify` is false). Verification runs only on a registration that matches the spec (in `observe`) or was just
  * made (in `create`, `update`): it writes and removes a test file in the storage, never a snapshot.
  */
-export class RepositoryAdapter implements ExternalAdapter<OpenSearchSnapshotRepository, RepositoryDesired, ObservedRepository> {
-  readonly #deps: { readonly connections: Connections };
-
-  constructor(deps: { readonly connections: Connections }) {
-    this.#deps = deps;
-  }
-
+export class RepositoryAdapter implements ExternalAdapter<OpenSearchSnapshotRepository, RepositoryDesired, ObservedRepository, OpenSearchApi> {
   /** Reads the registration and compares it; when it matches and `verify` is on, verifies it (a failure is thrown). */
-  async observe(desired: RepositoryDesired, context: ExternalContext<OpenSearchSnapshotRepository>): Promise<ExternalObservation<ObservedRepository>> {
-    const api = await this.#deps.connections.api(desired.connection);
+  async observe(desired: RepositoryDesired, context: ExternalContext<OpenSearchSnapshotRepository, OpenSearchApi>): Promise<ExternalObservation<ObservedRepository>> {
+    const api = await context.client();
     const observed = await api.getRepository(desired.name, { signal: context.signal });
     if (observed === undefined) return { exists: false };
     const comparison = compareRepository(desired.body, observed);
@@ -67,8 +61,8 @@ export class RepositoryAdapter implements ExternalAdapter<OpenSearchSnapshotRepo
   }
 
   /** Registers the repository (OpenSearch's verification off), then verifies it when `verify` is on. */
-  async create(desired: RepositoryDesired, context: ExternalContext<OpenSearchSnapshotRepository>): Promise<ExternalCreation> {
-    const api = await this.#deps.connections.api(desired.connection);
+  async create(desired: RepositoryDesired, context: ExternalContext<OpenSearchSnapshotRepository, OpenSearchApi>): Promise<ExternalCreation> {
+    const api = await context.client();
     try {
       await api.putRepository(desired.name, desired.body, { signal: context.signal });
     } catch (err) {
@@ -78,14 +72,14 @@ export class RepositoryAdapter implements ExternalAdapter<OpenSearchSnapshotRepo
   }
 
   /** Registers the whole repository again (it is owned whole), then verifies it. */
-  update(desired: RepositoryDesired, _observed: ObservedRepository, context: ExternalContext<OpenSearchSnapshotRepository>): Promise<ExternalUpdate> {
+  update(desired: RepositoryDesired, _observed: ObservedRepository, context: ExternalContext<OpenSearchSnapshotRepository, OpenSearchApi>): Promise<ExternalUpdate> {
     return this.create(desired, context);
   }
 
   /** Unregisters the repository (absent is fine); its snapshots stay in the storage. */
-  async delete(target: DeleteTarget<RepositoryDesired>, context: ExternalContext<OpenSearchSnapshotRepository>): Promise<void> {
-    const { connection, name } = parseConnectionExternalName(target.externalName);
-    await (await this.#deps.connections.api(connection)).deleteRepository(name, { signal: context.signal });
+  async delete(target: DeleteTarget<RepositoryDesired>, context: ExternalContext<OpenSearchSnapshotRepository, OpenSearchApi>): Promise<void> {
+    const { name } = parseConnectionExternalName(target.externalName);
+    await (await context.client()).deleteRepository(name, { signal: context.signal });
   }
 }
 
@@ -105,7 +99,7 @@ export function snapshotRepositoryController(deps: ManagedControllerDeps & { rea
     name: 'opensearchsnapshotrepository',
     type: openSearchSnapshotRepositories.type,
     finalizer: 'snapshot-repository',
-    adapter: new RepositoryAdapter({ connections: deps.connections }),
+    adapter: new RepositoryAdapter(),
     externalName: repositoryExternalName,
     desired: repositoryDesired,
     connectionOf: (object) => object.spec.connectionRef.name,

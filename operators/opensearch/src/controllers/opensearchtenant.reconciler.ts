@@ -11,6 +11,7 @@ import { openSearchTenants } from '../api/v1alpha1/index.ts';
 import type { ObservedTenant, TenantBody } from '../opensearch/action-group-plan.ts';
 import { compareTenant, tenantBody } from '../opensearch/action-group-plan.ts';
 import { checkSecurityObject, tenancyError } from '../opensearch/tenancy.ts';
+import type { OpenSearchApi } from '../opensearch/client.ts';
 import type { Connections } from './connection-registry.ts';
 import type { ManagedControllerDeps } from './managed-controller.ts';
 import { managedController } from './managed-controller.ts';
@@ -36,16 +37,10 @@ export function tenantDesired(connections: Connections, object: OpenSearchTenant
 }
 
 /** The {@link ExternalAdapter} of tenants. */
-export class TenantAdapter implements ExternalAdapter<OpenSearchTenant, TenantDesired, ObservedTenant> {
-  readonly #deps: { readonly connections: Connections };
-
-  constructor(deps: { readonly connections: Connections }) {
-    this.#deps = deps;
-  }
-
+export class TenantAdapter implements ExternalAdapter<OpenSearchTenant, TenantDesired, ObservedTenant, OpenSearchApi> {
   /** Reads the tenant; a reserved, static or hidden one is a `TenancyViolation` (never touched). */
-  async observe(desired: TenantDesired, context: ExternalContext<OpenSearchTenant>): Promise<ExternalObservation<ObservedTenant>> {
-    const observed = await (await this.#deps.connections.api(desired.connection)).getTenant(desired.name, { signal: context.signal });
+  async observe(desired: TenantDesired, context: ExternalContext<OpenSearchTenant, OpenSearchApi>): Promise<ExternalObservation<ObservedTenant>> {
+    const observed = await (await context.client()).getTenant(desired.name, { signal: context.signal });
     const refusal = checkSecurityObject('tenant', desired.name, observed);
     if (refusal !== undefined) throw tenancyError(refusal);
     if (observed === undefined) return { exists: false };
@@ -54,20 +49,20 @@ export class TenantAdapter implements ExternalAdapter<OpenSearchTenant, TenantDe
   }
 
   /** Puts the tenant; reports its name. */
-  async create(desired: TenantDesired, context: ExternalContext<OpenSearchTenant>): Promise<ExternalCreation> {
-    await (await this.#deps.connections.api(desired.connection)).putTenant(desired.name, desired.body, { signal: context.signal });
+  async create(desired: TenantDesired, context: ExternalContext<OpenSearchTenant, OpenSearchApi>): Promise<ExternalCreation> {
+    await (await context.client()).putTenant(desired.name, desired.body, { signal: context.signal });
     return { status: { tenantName: desired.name } };
   }
 
   /** Puts the tenant again (its description). */
-  update(desired: TenantDesired, _observed: ObservedTenant, context: ExternalContext<OpenSearchTenant>): Promise<ExternalUpdate> {
+  update(desired: TenantDesired, _observed: ObservedTenant, context: ExternalContext<OpenSearchTenant, OpenSearchApi>): Promise<ExternalUpdate> {
     return this.create(desired, context);
   }
 
   /** Deletes the tenant (deletionPolicy Delete), unless OpenSearch reports it reserved, static or hidden now; succeeds when it is gone. */
-  async delete(target: DeleteTarget<TenantDesired>, context: ExternalContext<OpenSearchTenant>): Promise<void> {
-    const { connection, name } = parseConnectionExternalName(target.externalName);
-    const api = await this.#deps.connections.api(connection);
+  async delete(target: DeleteTarget<TenantDesired>, context: ExternalContext<OpenSearchTenant, OpenSearchApi>): Promise<void> {
+    const { name } = parseConnectionExternalName(target.externalName);
+    const api = await context.client();
     const refusal = checkSecurityObject('tenant', name, await api.getTenant(name, { signal: context.signal }));
     if (refusal !== undefined) throw tenancyError(refusal);
     await api.deleteTenant(name, { signal: context.signal });
@@ -80,7 +75,7 @@ export function tenantController(deps: ManagedControllerDeps & { readonly connec
     name: 'opensearchtenant',
     type: openSearchTenants.type,
     finalizer: 'tenant',
-    adapter: new TenantAdapter({ connections: deps.connections }),
+    adapter: new TenantAdapter(),
     externalName: (object) => externalNameOf(tenantScope(deps.connections, object)),
     desired: (object) => tenantDesired(deps.connections, object),
     connectionOf: (object) => object.spec.connectionRef.name,

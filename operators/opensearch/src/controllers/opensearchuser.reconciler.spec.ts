@@ -1,3 +1,4 @@
+import { boundAdapter } from '@domain-operators/reconcile/testing';
 import type { V1Secret } from '@kubernetes/client-node';
 import { storeSecrets, StoreWriter } from '@domain-operators/reconcile';
 import { describe, expect, it } from 'vitest';
@@ -23,7 +24,7 @@ function setup() {
   const connections = fakeConnections(openSearch.api());
   const secrets = new StoreWriter<V1Secret>();
   const client = recordingClient(calls);
-  const adapter = new UserAdapter({ connections });
+  const adapter = boundAdapter(new UserAdapter(), openSearch.api());
   return { calls, openSearch, connections, secrets, client, adapter };
 }
 

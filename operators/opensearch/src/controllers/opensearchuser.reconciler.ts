@@ -35,6 +35,7 @@ import type { ObservedUser, UserPlan } from '../opensearch/security-plan.ts';
 import { planUser } from '../opensearch/security-plan.ts';
 import { checkSecurityObject, checkUser, tenancyError } from '../opensearch/tenancy.ts';
 import type { PasswordApplied } from '../opensearch/types.ts';
+import type { OpenSearchApi } from '../opensearch/client.ts';
 import type { Connections } from './connection-registry.ts';
 import type { ManagedControllerDeps } from './managed-controller.ts';
 import { managedController } from './managed-controller.ts';
@@ -138,16 +139,10 @@ async function createGeneratedSecret(deps: UserDeps, user: OpenSearchUser, usern
  * fingerprint with the result of the put that applied it (never before: a failed put keeps the old fingerprint,
  * so it is retried); reads the recorded fingerprint back from the object.
  */
-export class UserAdapter implements ExternalAdapter<OpenSearchUser, UserDesired, UserObserved> {
-  readonly #deps: { readonly connections: Connections };
-
-  constructor(deps: { readonly connections: Connections }) {
-    this.#deps = deps;
-  }
-
+export class UserAdapter implements ExternalAdapter<OpenSearchUser, UserDesired, UserObserved, OpenSearchApi> {
   /** Reads the user and plans; `diff` says `password: differs` on a rotation, never the password. */
-  async observe(desired: UserDesired, context: ExternalContext<OpenSearchUser>): Promise<ExternalObservation<UserObserved>> {
-    const user = await (await this.#deps.connections.api(desired.connection)).getUser(desired.username, { signal: context.signal });
+  async observe(desired: UserDesired, context: ExternalContext<OpenSearchUser, OpenSearchApi>): Promise<ExternalObservation<UserObserved>> {
+    const user = await (await context.client()).getUser(desired.username, { signal: context.signal });
     const refusal = checkSecurityObject('user', desired.username, user);
     if (refusal !== undefined) throw tenancyError(refusal);
     if (user === undefined) return { exists: false };
@@ -156,25 +151,25 @@ export class UserAdapter implements ExternalAdapter<OpenSearchUser, UserDesired,
   }
 
   /** Puts the user with its password; reports the fingerprint applied. */
-  create(desired: UserDesired, context: ExternalContext<OpenSearchUser>): Promise<ExternalCreation> {
+  create(desired: UserDesired, context: ExternalContext<OpenSearchUser, OpenSearchApi>): Promise<ExternalCreation> {
     return this.#put(desired, this.#plan(desired, undefined, context.object), context);
   }
 
   /** Puts the user as `observe` planned it (with the password only when it changed); reports the fingerprint. */
-  update(desired: UserDesired, observed: UserObserved, context: ExternalContext<OpenSearchUser>): Promise<ExternalUpdate> {
+  update(desired: UserDesired, observed: UserObserved, context: ExternalContext<OpenSearchUser, OpenSearchApi>): Promise<ExternalUpdate> {
     return this.#put(desired, observed.plan, context);
   }
 
-  async delete(target: DeleteTarget<UserDesired>, context: ExternalContext<OpenSearchUser>): Promise<void> {
-    const { connection, name } = parseConnectionExternalName(target.externalName);
-    const api = await this.#deps.connections.api(connection);
+  async delete(target: DeleteTarget<UserDesired>, context: ExternalContext<OpenSearchUser, OpenSearchApi>): Promise<void> {
+    const { name } = parseConnectionExternalName(target.externalName);
+    const api = await context.client();
     const refusal = checkSecurityObject('user', name, await api.getUser(name, { signal: context.signal }));
     if (refusal !== undefined) throw tenancyError(refusal);
     await api.deleteUser(name, { signal: context.signal });
   }
 
-  async #put(desired: UserDesired, plan: UserPlan, context: ExternalContext<OpenSearchUser>): Promise<{ readonly status: ExternalStatusFields }> {
-    await (await this.#deps.connections.api(desired.connection)).putUser(desired.username, plan.body, { signal: context.signal });
+  async #put(desired: UserDesired, plan: UserPlan, context: ExternalContext<OpenSearchUser, OpenSearchApi>): Promise<{ readonly status: ExternalStatusFields }> {
+    await (await context.client()).putUser(desired.username, plan.body, { signal: context.signal });
     return { status: { username: desired.username, secretName: desired.secretName, passwordApplied: plan.passwordApplied } };
   }
 
@@ -212,7 +207,7 @@ export function userController(deps: ManagedControllerDeps & { readonly connecti
     name: 'opensearchuser',
     type: openSearchUsers.type,
     finalizer: 'user',
-    adapter: new UserAdapter({ connections: deps.connections }),
+    adapter: new UserAdapter(),
     externalName: (object) => externalNameOf(scopeOf(deps.connections, object, 'user', object.spec.username)),
     desired: (object) => userDesired(userDeps, object),
     connectionOf: (object) => object.spec.connectionRef.name,
