@@ -234,5 +234,7 @@ export { connectionClaimIndex } from './connection/claim-index.ts';
 export type { ConnectionClaimIndex, ConnectionClaimIndexDeps } from './connection/claim-index.ts';
 export { managedResourceDeps } from './connection/managed-deps.ts';
 export type { ManagedKindParts, ManagedProcessParts, ManagedSystem } from './connection/managed-deps.ts';
+export { dependentsBy, managedController, workersFor } from './connection/managed-controller.ts';
+export type { ManagedConnections, ManagedControllerDeps, ManagedKind } from './connection/managed-controller.ts';
 export { CONNECTED, ConnectionReconciler } from './connection/connection-reconciler.ts';
 export type { ConnectionCheck, ConnectionHealth, ConnectionReconcilerDeps, ConnectionReconcilerOptions } from './connection/connection-reconciler.ts';

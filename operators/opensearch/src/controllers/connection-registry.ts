@@ -7,7 +7,7 @@
  * `referencedSecrets`: no cache of every Secret).
  */
 import type { V1Namespace } from '@kubernetes/client-node';
-import type { ConnectionKitKind, Logger, SecretSource, StoreSource } from '@domain-operators/reconcile';
+import type { ConnectionKitKind, Logger, ManagedConnections, SecretSource, StoreSource } from '@domain-operators/reconcile';
 import { ClientCache, ConnectionKit, Reasons, requiredSecretValue } from '@domain-operators/reconcile';
 import type { OpenSearchConnection } from '../api/v1alpha1/index.ts';
 import type { OpenSearchApi, OpenSearchConnectOptions, RequestCounter } from '../opensearch/client.ts';
@@ -20,7 +20,7 @@ import { tenancyError, tenancyFor } from '../opensearch/tenancy.ts';
 const BLOCKING_REASONS = [OpenSearchReasons.unavailable, Reasons.authenticationFailed, Reasons.secretNotFound];
 
 /** What the reconcilers need to know about connections. Reads caches, and a connection's Secrets by name. */
-export interface Connections {
+export interface Connections extends ManagedConnections<OpenSearchApi> {
   /** The cached connection; throws {@link DependencyError} `ConnectionNotFound` (retried). */
   connection(name: string): OpenSearchConnection;
   /**
@@ -33,8 +33,6 @@ export interface Connections {
    * resourceVersions stay the same. Rejects with {@link DependencyError} when the connection or a Secret is missing.
    */
   api(name: string): Promise<OpenSearchApi>;
-  /** The API client of the connection an external name `<connection>/<name>` is on; rejects like {@link Connections.api}. */
-  apiOf(externalName: string): Promise<OpenSearchApi>;
   /**
    * The tenancy of `namespace` on the connection. Throws {@link DependencyError} when the connection is not cached
    * (or the namespace, when a selector must be checked), and a `TerminalError` `TenancyViolation` when the
@@ -84,8 +82,9 @@ export class ConnectionRegistry implements Connections {
     return this.#kit.client(this.connection(name));
   }
 
-  apiOf(externalName: string): Promise<OpenSearchApi> {
-    return this.#kit.clientOf(externalName);
+  /** The API client of the connection an external name `<connection>/<name>` is on; rejects like {@link Connections.api}. */
+  clientOf(externalName: string, signal?: AbortSignal): Promise<OpenSearchApi> {
+    return this.#kit.clientOf(externalName, signal);
   }
 
   tenancy(connectionName: string, namespace: string): Tenancy {

@@ -226,7 +226,7 @@ export function fakeConnections(api: OpenSearchApi, namespaces: readonly string[
     },
     assertUsable: () => undefined,
     api: () => Promise.resolve(api),
-    apiOf: () => Promise.resolve(api),
+    clientOf: () => Promise.resolve(api),
     tenancy: (_connection, namespace): Tenancy => {
       const result = tenancyFor({ indexPrefix: '{namespace}-' }, namespace, namespaces);
       if (!result.ok) throw new Error(result.violation.message);

@@ -7,6 +7,7 @@ import { coreTypes, metadataOnly, referencedSecrets } from '@domain-operators/re
 import { openSearchConnections } from '../api/v1alpha1/index.ts';
 import type { RequestCounter } from '../opensearch/client.ts';
 import { ConnectionRegistry } from './connection-registry.ts';
+import { managedControllerDeps } from './managed-controller.ts';
 import type { ConnectionRegistryOptions } from './connection-registry.ts';
 import { actionGroupController } from './opensearchactiongroup.reconciler.ts';
 import { componentTemplateController } from './opensearchcomponenttemplate.reconciler.ts';
@@ -61,9 +62,9 @@ export function openSearchControllers(
     },
     options.registry,
   );
-  const shared = { ...deps, connections: registry, referenced };
+  const shared = { ...managedControllerDeps(deps, registry), referenced };
   const controllers: readonly Runnable[] = [
-    connectionController(shared, options.connection),
+    connectionController({ ...shared, connections: registry }, options.connection),
     indexController(shared),
     indexTemplateController(shared),
     componentTemplateController(shared),

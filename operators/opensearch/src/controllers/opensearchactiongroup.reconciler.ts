@@ -5,7 +5,7 @@
  * put back at the next drift check, with an Event.
  */
 import type { Controller, DeleteTarget, ExternalAdapter, ExternalContext, ExternalCreation, ExternalObservation, ExternalUpdate } from '@domain-operators/reconcile';
-import { parseConnectionExternalName } from '@domain-operators/reconcile';
+import { managedController, parseConnectionExternalName } from '@domain-operators/reconcile';
 import type { OpenSearchActionGroup } from '../api/v1alpha1/index.ts';
 import { openSearchActionGroups } from '../api/v1alpha1/index.ts';
 import type { ActionGroupBody, ObservedActionGroup } from '../opensearch/action-group-plan.ts';
@@ -14,7 +14,7 @@ import { checkActionGroup, checkSecurityObject, tenancyError } from '../opensear
 import type { OpenSearchApi } from '../opensearch/client.ts';
 import type { Connections } from './connection-registry.ts';
 import type { ManagedControllerDeps } from './managed-controller.ts';
-import { managedController } from './managed-controller.ts';
+import { connectedAs } from './managed-controller.ts';
 import type { Scope } from './scope.ts';
 import { externalNameOf, scopeOf } from './scope.ts';
 
@@ -79,8 +79,7 @@ export function actionGroupController(deps: ManagedControllerDeps & { readonly c
     finalizer: 'action-group',
     adapter: new ActionGroupAdapter(),
     externalName: (object) => externalNameOf(actionGroupScope(deps.connections, object)),
-    desired: (object) => actionGroupDesired(deps.connections, object),
-    connectionOf: (object) => object.spec.connectionRef.name,
+    connect: (object) => connectedAs(actionGroupDesired(deps.connections, object)),
     defaultDeletionPolicy: 'Delete',
   });
 }

@@ -5,7 +5,7 @@
  */
 import type { Controller, DeleteTarget, ExternalAdapter, ExternalContext, ExternalObservation } from '@domain-operators/reconcile';
 import type { ExternalCreation, ExternalUpdate } from '@domain-operators/reconcile';
-import { parseConnectionExternalName } from '@domain-operators/reconcile';
+import { managedController, parseConnectionExternalName } from '@domain-operators/reconcile';
 import type { OpenSearchComponentTemplate } from '../api/v1alpha1/index.ts';
 import { openSearchComponentTemplates } from '../api/v1alpha1/index.ts';
 import type { JsonObject } from '../opensearch/json.ts';
@@ -15,7 +15,7 @@ import { checkComponentTemplate, tenancyError } from '../opensearch/tenancy.ts';
 import type { OpenSearchApi } from '../opensearch/client.ts';
 import type { Connections } from './connection-registry.ts';
 import type { ManagedControllerDeps } from './managed-controller.ts';
-import { managedController } from './managed-controller.ts';
+import { connectedAs } from './managed-controller.ts';
 import type { TemplateDesired } from './opensearchindextemplate.reconciler.ts';
 import { externalNameOf, scopeOf } from './scope.ts';
 
@@ -61,8 +61,7 @@ export function componentTemplateController(deps: ManagedControllerDeps & { read
     finalizer: 'component-template',
     adapter: new ComponentTemplateAdapter(),
     externalName: (object) => externalNameOf(scopeOf(deps.connections, object, 'component template', object.spec.templateName)),
-    desired: (object) => componentTemplateDesired(deps.connections, object),
-    connectionOf: (object) => object.spec.connectionRef.name,
+    connect: (object) => connectedAs(componentTemplateDesired(deps.connections, object)),
     defaultDeletionPolicy: 'Delete',
     deletionPolicy: (object) => object.spec.deletionPolicy,
   });

@@ -6,14 +6,14 @@
  * indices and health. `deletionPolicy` Retain by default, since deleting a data stream deletes its backing indices.
  */
 import type { Controller, DeleteTarget, ExternalAdapter, ExternalContext, ExternalCreation, ExternalObservation, ExternalStatusFields, ExternalUpdate } from '@domain-operators/reconcile';
-import { parseConnectionExternalName } from '@domain-operators/reconcile';
+import { managedController, parseConnectionExternalName } from '@domain-operators/reconcile';
 import type { OpenSearchDataStream } from '../api/v1alpha1/index.ts';
 import { openSearchDataStreams } from '../api/v1alpha1/index.ts';
 import type { ObservedDataStream } from '../opensearch/data-stream.ts';
 import type { OpenSearchApi } from '../opensearch/client.ts';
 import type { Connections } from './connection-registry.ts';
 import type { ManagedControllerDeps } from './managed-controller.ts';
-import { managedController } from './managed-controller.ts';
+import { connectedAs } from './managed-controller.ts';
 import type { Scope } from './scope.ts';
 import { externalNameOf, scopeOf } from './scope.ts';
 
@@ -76,8 +76,7 @@ export function dataStreamController(deps: ManagedControllerDeps & { readonly co
     finalizer: 'data-stream',
     adapter: new DataStreamAdapter(),
     externalName: (object) => externalNameOf(dataStreamScope(deps.connections, object)),
-    desired: (object) => dataStreamDesired(deps.connections, object),
-    connectionOf: (object) => object.spec.connectionRef.name,
+    connect: (object) => connectedAs(dataStreamDesired(deps.connections, object)),
     defaultDeletionPolicy: 'Retain',
     deletionPolicy: (object) => object.spec.deletionPolicy,
   });

@@ -7,7 +7,7 @@
  */
 import type { Controller, DeleteTarget, ExternalAdapter, ExternalContext, ExternalObservation } from '@domain-operators/reconcile';
 import type { ExternalCreation, ExternalStatusFields, ExternalUpdate } from '@domain-operators/reconcile';
-import { parseConnectionExternalName, Reasons, TerminalError } from '@domain-operators/reconcile';
+import { connectionExternalName, managedController, parseConnectionExternalName, Reasons, TerminalError } from '@domain-operators/reconcile';
 import type { OpenSearchIndex } from '../api/v1alpha1/index.ts';
 import { openSearchIndices } from '../api/v1alpha1/index.ts';
 import type { DesiredIndex, IndexPlan, ObservedIndex } from '../opensearch/index-plan.ts';
@@ -20,7 +20,6 @@ import { checkIndexAliases, tenancyError } from '../opensearch/tenancy.ts';
 import type { OpenSearchApi } from '../opensearch/client.ts';
 import type { Connections } from './connection-registry.ts';
 import type { ManagedControllerDeps } from './managed-controller.ts';
-import { managedController } from './managed-controller.ts';
 import { externalNameOf, scopeOf } from './scope.ts';
 import { recordedStatus, recordedStrings } from './recorded-status.ts';
 
@@ -156,8 +155,10 @@ export function indexController(deps: ManagedControllerDeps & { readonly connect
     finalizer: 'index',
     adapter: new IndexAdapter(),
     externalName: (object) => indexExternalName(deps.connections, object),
-    desired: (object) => indexDesired(deps.connections, object),
-    connectionOf: (object) => object.spec.connectionRef.name,
+    connect: (object) => {
+      const desired = indexDesired(deps.connections, object);
+      return { externalName: connectionExternalName(desired.connection, desired.index.name), desired };
+    },
     defaultDeletionPolicy: 'Retain',
     // Index creates are independent and each waits on the node: 16 in flight matches a direct client's throughput
     // (operators/opensearch/README.md, Benchmarks).

@@ -4,7 +4,7 @@
  */
 import type { Controller, DeleteTarget, ExternalAdapter, ExternalContext, ExternalObservation } from '@domain-operators/reconcile';
 import type { ExternalCreation, ExternalUpdate } from '@domain-operators/reconcile';
-import { parseConnectionExternalName } from '@domain-operators/reconcile';
+import { managedController, parseConnectionExternalName } from '@domain-operators/reconcile';
 import type { OpenSearchIndexTemplate } from '../api/v1alpha1/index.ts';
 import { openSearchIndexTemplates } from '../api/v1alpha1/index.ts';
 import type { JsonObject } from '../opensearch/json.ts';
@@ -14,7 +14,7 @@ import { checkIndexTemplate, tenancyError } from '../opensearch/tenancy.ts';
 import type { OpenSearchApi } from '../opensearch/client.ts';
 import type { Connections } from './connection-registry.ts';
 import type { ManagedControllerDeps } from './managed-controller.ts';
-import { managedController } from './managed-controller.ts';
+import { connectedAs } from './managed-controller.ts';
 import { externalNameOf, scopeOf } from './scope.ts';
 
 /** The desired template: where, its name, its request body. */
@@ -66,8 +66,7 @@ export function indexTemplateController(deps: ManagedControllerDeps & { readonly
     finalizer: 'index-template',
     adapter: new IndexTemplateAdapter(),
     externalName: (object) => externalNameOf(scopeOf(deps.connections, object, 'index template', object.spec.templateName)),
-    desired: (object) => indexTemplateDesired(deps.connections, object),
-    connectionOf: (object) => object.spec.connectionRef.name,
+    connect: (object) => connectedAs(indexTemplateDesired(deps.connections, object)),
     defaultDeletionPolicy: 'Delete',
     deletionPolicy: (object) => object.spec.deletionPolicy,
   });

@@ -5,7 +5,7 @@
  */
 import type { Controller, DeleteTarget, ExternalAdapter, ExternalContext, ExternalObservation } from '@domain-operators/reconcile';
 import type { ExternalCreation, ExternalUpdate } from '@domain-operators/reconcile';
-import { parseConnectionExternalName } from '@domain-operators/reconcile';
+import { managedController, parseConnectionExternalName } from '@domain-operators/reconcile';
 import type { OpenSearchRole } from '../api/v1alpha1/index.ts';
 import { openSearchRoles } from '../api/v1alpha1/index.ts';
 import type { ObservedRole, RoleBody } from '../opensearch/security-plan.ts';
@@ -14,7 +14,7 @@ import { checkRole, checkSecurityObject, tenancyError } from '../opensearch/tena
 import type { OpenSearchApi } from '../opensearch/client.ts';
 import type { Connections } from './connection-registry.ts';
 import type { ManagedControllerDeps } from './managed-controller.ts';
-import { managedController } from './managed-controller.ts';
+import { connectedAs } from './managed-controller.ts';
 import type { Scope } from './scope.ts';
 import { externalNameOf, scopeOf } from './scope.ts';
 
@@ -79,8 +79,7 @@ export function roleController(deps: ManagedControllerDeps & { readonly connecti
     finalizer: 'role',
     adapter: new RoleAdapter(),
     externalName: (object) => externalNameOf(roleScope(deps.connections, object)),
-    desired: (object) => roleDesired(deps.connections, object),
-    connectionOf: (object) => object.spec.connectionRef.name,
+    connect: (object) => connectedAs(roleDesired(deps.connections, object)),
     defaultDeletionPolicy: 'Delete',
   });
 }

@@ -7,7 +7,7 @@
  */
 import type { Controller, DeleteTarget, ExternalAdapter, ExternalContext, ExternalObservation, StoreSource } from '@domain-operators/reconcile';
 import type { ExternalCreation, ExternalStatusFields, ExternalUpdate } from '@domain-operators/reconcile';
-import { DependencyError, objectKey, Reasons, requestFor, TerminalError } from '@domain-operators/reconcile';
+import { DependencyError, managedController, objectKey, Reasons, requestFor, TerminalError } from '@domain-operators/reconcile';
 import type { OpenSearchRole, OpenSearchRoleBinding } from '../api/v1alpha1/index.ts';
 import { openSearchRoleBindings, openSearchRoles } from '../api/v1alpha1/index.ts';
 import type { OpenSearchApi } from '../opensearch/client.ts';
@@ -19,7 +19,6 @@ import { checkRoleBinding, checkSecurityObject, tenancyError } from '../opensear
 import type { RoleBindingApplied } from '../opensearch/types.ts';
 import type { Connections } from './connection-registry.ts';
 import type { ManagedControllerDeps } from './managed-controller.ts';
-import { managedController } from './managed-controller.ts';
 import { roleScope } from './opensearchrole.reconciler.ts';
 import { recordedStatus } from './recorded-status.ts';
 
@@ -215,8 +214,7 @@ export function roleBindingController(deps: ManagedControllerDeps & { readonly c
     finalizer: 'role-binding',
     adapter: new RoleBindingAdapter({ bindings }),
     externalName: (object) => bindingExternalName(kindDeps, object),
-    desired: (object) => bindingDesired(kindDeps, object),
-    connectionOf: (object) => object.spec.connectionRef.name,
+    connect: (object) => ({ externalName: bindingExternalName(kindDeps, object), desired: bindingDesired(kindDeps, object) }),
     defaultDeletionPolicy: 'Delete',
     // Bindings of one role read-modify-write one role mapping (OpenSearch has no compare-and-set for it): one worker,
     // so that two bindings never overwrite each other's entries, whatever maxConcurrentReconciles says.

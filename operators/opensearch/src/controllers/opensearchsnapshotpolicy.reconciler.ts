@@ -51,6 +51,7 @@ import {
   SYNCED_CONDITION,
   TerminalError,
   watchConnectionDependents,
+  workersFor,
 } from '@domain-operators/reconcile';
 import type { OpenSearchSnapshotPolicy, OpenSearchSnapshotPolicyStatus, OpenSearchSnapshotRepository } from '../api/v1alpha1/index.ts';
 import { openSearchConnections, openSearchSnapshotPolicies, openSearchSnapshotRepositories, SNAPSHOT_NOW_ANNOTATION } from '../api/v1alpha1/index.ts';
@@ -62,7 +63,7 @@ import { policySnapshotPattern, repositoryAdmits, repositoryNameOf } from '../op
 import { indexPatternProblems, tenancyError, violation } from '../opensearch/tenancy.ts';
 import type { Connections } from './connection-registry.ts';
 import type { ManagedControllerDeps } from './managed-controller.ts';
-import { operatorRateLimiter, workersFor } from './managed-controller.ts';
+import { operatorRateLimiter } from './managed-controller.ts';
 import type { PolicyPlan, Retention, SnapshotToTake } from './opensearchsnapshotpolicy.plan.ts';
 import { isFailedState, nextExpiry, parseRetentionAge, planPolicy, SNAPSHOT_METADATA, snapshotStamp, tokenKey } from './opensearchsnapshotpolicy.plan.ts';
 

@@ -14,7 +14,7 @@
  */
 import type { Controller, DeleteTarget, ExternalAdapter, ExternalContext, ExternalObservation, ExternalStatusFields } from '@domain-operators/reconcile';
 import type { ExternalCreation, ExternalUpdate } from '@domain-operators/reconcile';
-import { connectionExternalName, parseConnectionExternalName } from '@domain-operators/reconcile';
+import { connectionExternalName, managedController, parseConnectionExternalName } from '@domain-operators/reconcile';
 import type { OpenSearchSnapshotRepository } from '../api/v1alpha1/index.ts';
 import { openSearchSnapshotRepositories } from '../api/v1alpha1/index.ts';
 import type { OpenSearchApi } from '../opensearch/client.ts';
@@ -24,7 +24,7 @@ import type { ObservedRepository, RepositoryBody } from '../opensearch/snapshot-
 import { repositoryNameOf } from '../opensearch/snapshot-tenancy.ts';
 import type { Connections } from './connection-registry.ts';
 import type { ManagedControllerDeps } from './managed-controller.ts';
-import { managedController } from './managed-controller.ts';
+import { connectedAs } from './managed-controller.ts';
 
 /** The desired repository: where, its name, its body, and whether to verify it. */
 export interface RepositoryDesired {
@@ -101,8 +101,7 @@ export function snapshotRepositoryController(deps: ManagedControllerDeps & { rea
     finalizer: 'snapshot-repository',
     adapter: new RepositoryAdapter(),
     externalName: repositoryExternalName,
-    desired: repositoryDesired,
-    connectionOf: (object) => object.spec.connectionRef.name,
+    connect: (object) => connectedAs(repositoryDesired(object)),
     defaultDeletionPolicy: 'Retain',
     deletionPolicy: (object) => object.spec.deletionPolicy,
   });

@@ -5,7 +5,7 @@
  * resource is deleted.
  */
 import type { Controller, DeleteTarget, ExternalAdapter, ExternalContext, ExternalCreation, ExternalObservation, ExternalUpdate } from '@domain-operators/reconcile';
-import { parseConnectionExternalName } from '@domain-operators/reconcile';
+import { managedController, parseConnectionExternalName } from '@domain-operators/reconcile';
 import type { OpenSearchTenant } from '../api/v1alpha1/index.ts';
 import { openSearchTenants } from '../api/v1alpha1/index.ts';
 import type { ObservedTenant, TenantBody } from '../opensearch/action-group-plan.ts';
@@ -14,7 +14,7 @@ import { checkSecurityObject, tenancyError } from '../opensearch/tenancy.ts';
 import type { OpenSearchApi } from '../opensearch/client.ts';
 import type { Connections } from './connection-registry.ts';
 import type { ManagedControllerDeps } from './managed-controller.ts';
-import { managedController } from './managed-controller.ts';
+import { connectedAs } from './managed-controller.ts';
 import type { Scope } from './scope.ts';
 import { externalNameOf, scopeOf } from './scope.ts';
 
@@ -77,8 +77,7 @@ export function tenantController(deps: ManagedControllerDeps & { readonly connec
     finalizer: 'tenant',
     adapter: new TenantAdapter(),
     externalName: (object) => externalNameOf(tenantScope(deps.connections, object)),
-    desired: (object) => tenantDesired(deps.connections, object),
-    connectionOf: (object) => object.spec.connectionRef.name,
+    connect: (object) => connectedAs(tenantDesired(deps.connections, object)),
     defaultDeletionPolicy: 'Retain',
     deletionPolicy: (object) => object.spec.deletionPolicy,
   });

@@ -11,11 +11,13 @@ import type { Client, Controller, DeleteTarget, ExternalAdapter, ExternalContext
 import type { ExternalCreation, ExternalStatusFields, ExternalUpdate } from '@domain-operators/reconcile';
 import {
   bySecretRef,
+  connectionExternalName,
   coreTypes,
   credentialsSecretName,
   ensureSecret,
   generatePassword,
   isControlledBy,
+  managedController,
   metadataOnly,
   objectKey,
   ownedOrReferencedSecrets,
@@ -38,7 +40,6 @@ import type { PasswordApplied } from '../opensearch/types.ts';
 import type { OpenSearchApi } from '../opensearch/client.ts';
 import type { Connections } from './connection-registry.ts';
 import type { ManagedControllerDeps } from './managed-controller.ts';
-import { managedController } from './managed-controller.ts';
 import { externalNameOf, scopeOf } from './scope.ts';
 import { recordedStatus } from './recorded-status.ts';
 
@@ -209,8 +210,10 @@ export function userController(deps: ManagedControllerDeps & { readonly connecti
     finalizer: 'user',
     adapter: new UserAdapter(),
     externalName: (object) => externalNameOf(scopeOf(deps.connections, object, 'user', object.spec.username)),
-    desired: (object) => userDesired(userDeps, object),
-    connectionOf: (object) => object.spec.connectionRef.name,
+    connect: async (object) => {
+      const desired = await userDesired(userDeps, object);
+      return { externalName: connectionExternalName(desired.connection, desired.username), desired };
+    },
     defaultDeletionPolicy: 'Delete',
     indexers: { [BY_PASSWORD_SECRET]: bySecretRef((object: OpenSearchUser) => [passwordSource(object).secretName]) },
     watches: (builder, own) => {
