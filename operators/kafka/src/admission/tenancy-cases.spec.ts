@@ -2,15 +2,15 @@
 // the namespace selection, the name prefix, the ACL and the quota checks exactly as a reconcile does, over in-memory
 // caches. The same tables go through the chart's admission policy in a real apiserver (tenancy-policies.int.spec.ts).
 import type { KubernetesObject, V1Namespace } from '@kubernetes/client-node';
-import { byConnectionRef, caseDisagreements, CONNECTION_INDEX, fillCase, isDependencyError, isTerminalError, StoreWriter } from '@domain-operators/reconcile';
-import type { AdmissionCaseTable, CaseNames, CaseVerdict, Client, Recorder, SecretSource } from '@domain-operators/reconcile';
+import { caseDisagreements, fillCase, isDependencyError, isTerminalError, StoreWriter } from '@domain-operators/reconcile';
+import type { AdmissionCaseTable, CaseNames, CaseVerdict, Client, SecretSource } from '@domain-operators/reconcile';
 import { describe, expect, it } from 'vitest';
 import { kafkaConnections, kafkaTopics, kafkaUsers } from '../api/v1alpha1/index.ts';
-import type { KafkaConnection, KafkaTopic, KafkaUser } from '../api/v1alpha1/index.ts';
+import type { KafkaConnection } from '../api/v1alpha1/index.ts';
 import { ConnectionResolver } from '../controllers/connection-resolver.ts';
 import type { KafkaClientPool } from '../controllers/kafka-client-pool.ts';
-import { KafkaTopicReconciler } from '../controllers/kafkatopic.reconciler.ts';
-import { KafkaUserReconciler } from '../controllers/kafkauser.reconciler.ts';
+import { KafkaTopicKind } from '../controllers/kafkatopic.reconciler.ts';
+import { KafkaUserKind } from '../controllers/kafkauser.reconciler.ts';
 import { KAFKA_TENANCY_TABLES } from './tenancy-cases.ts';
 import type { KafkaTenancyCase } from './tenancy-cases.ts';
 
@@ -27,8 +27,6 @@ const cache = <T extends KubernetesObject>(store: StoreWriter<T>) => ({ store: s
 function operatorVerdict(table: AdmissionCaseTable<KafkaTenancyCase>, c: KafkaTenancyCase): CaseVerdict {
   const connections = new StoreWriter<KafkaConnection>();
   const namespaces = new StoreWriter<V1Namespace>();
-  const topics = new StoreWriter<KafkaTopic>({ indexers: { [CONNECTION_INDEX]: byConnectionRef } });
-  const users = new StoreWriter<KafkaUser>({ indexers: { [CONNECTION_INDEX]: byConnectionRef } });
   namespaces.replace([{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NAMES.namespace, labels: { ...table.namespaceLabels } } }]);
   const tenancy = table.tenancy === undefined ? undefined : (fillCase(table.tenancy, NAMES) as KafkaConnection['spec']['tenancy']);
   connections.replace([
@@ -36,19 +34,16 @@ function operatorVerdict(table: AdmissionCaseTable<KafkaTenancyCase>, c: KafkaTe
   ]);
   const unused = {} as unknown;
   const resolver = new ConnectionResolver({ connections: cache(connections), namespaces: cache(namespaces), secrets: unused as SecretSource, pool: unused as KafkaClientPool });
-  const events: Recorder = { record: () => undefined };
-  const shared = { client: unused as Client, resolver, events };
+  const shared = { client: unused as Client, resolver };
   const metadata = { name: c.name, namespace: NAMES.namespace, uid: 'u1', generation: 1 };
   const filled = fillCase(c, NAMES);
   const connectionRef = { name: NAMES.connection ?? '' };
   try {
     if (filled.kind === 'KafkaTopic') {
-      const reconciler = new KafkaTopicReconciler({ ...shared, caches: { topics: cache(topics), connections: cache(connections), namespaces: cache(namespaces) } });
-      reconciler.externalName({ apiVersion: kafkaTopics.apiVersion, kind: 'KafkaTopic', metadata, spec: { connectionRef, ...filled.spec } });
+      new KafkaTopicKind({ resolver }).externalName({ apiVersion: kafkaTopics.apiVersion, kind: 'KafkaTopic', metadata, spec: { connectionRef, ...filled.spec } });
     } else {
       const secrets = unused as SecretSource;
-      const reconciler = new KafkaUserReconciler({ ...shared, secrets, caches: { users: cache(users), connections: cache(connections), namespaces: cache(namespaces) } });
-      reconciler.externalName({ apiVersion: kafkaUsers.apiVersion, kind: 'KafkaUser', metadata, spec: { connectionRef, ...filled.spec } });
+      new KafkaUserKind({ ...shared, secrets }).externalName({ apiVersion: kafkaUsers.apiVersion, kind: 'KafkaUser', metadata, spec: { connectionRef, ...filled.spec } });
     }
     return undefined;
   } catch (err) {

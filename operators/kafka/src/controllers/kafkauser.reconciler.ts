@@ -1,44 +1,37 @@
-import type { V1Namespace, V1Secret } from '@kubernetes/client-node';
-import { connectionClaimIndex, connectionExternalName, coreTypes, managedResourceDeps, ensureSecret, errorFields, ExternalResourceReconciler, generatePassword, isControlledBy, Reasons, requiredSecret, requiredSecretValue, secretValue, TerminalError } from '@domain-operators/reconcile';
-import type { Client, Connected, Informer, ReconcileContext, Reconciler, Recorder, Request, Result, SecretSource } from '@domain-operators/reconcile';
-import { GROUP, kafkaUsers } from '../api/v1alpha1/index.ts';
+import type { V1Secret } from '@kubernetes/client-node';
+import { bySecretRef, CONNECTION_INDEX, connectionExternalName, coreTypes, dependentsBy, ensureSecret, errorFields, generatePassword, isControlledBy, metadataOnly, objectKey, Reasons, requiredSecret, requiredSecretValue, secretValue, TerminalError } from '@domain-operators/reconcile';
+import type { Client, Connected, ControllerBuilder, ExternalResourceReconciler, ManagedKind, PartialObjectMetadata, ReconcileContext, Reconciler, SecretSource, StoreSource } from '@domain-operators/reconcile';
+import { kafkaConnections, kafkaUsers } from '../api/v1alpha1/index.ts';
 import type { KafkaConnection, KafkaUser } from '../api/v1alpha1/index.ts';
 import { effectiveUserQuotas } from '../kafka/quota-policy.ts';
 import { checkAclRules, resolveKafkaName, tenancyError } from '../kafka/tenancy.ts';
 import type { KafkaAclRule, KafkaUserQuotas } from '../kafka/types.ts';
 import { CLUSTER_RESOURCE_NAME, desiredAclBindings, desiredClientIdQuotas, desiredQuotas, scramMechanismOf } from '../kafka/user-plan.ts';
+import { clusterIdChanged } from './cluster-identity.ts';
 import type { ConnectionResolver } from './connection-resolver.ts';
 import { tenancyOf } from './connection-resolver.ts';
 import { credentialData, credentialsSecret, generatedSecretName } from './credentials-secret.ts';
 import type { ClusterClients } from './kafka-client-pool.ts';
-import { KAFKA_SYSTEM } from './managed-system.ts';
 import { KafkaUserAdapter } from './kafkauser.adapter.ts';
 import type { DesiredKafkaUser, ObservedKafkaUser } from './kafkauser.adapter.ts';
 
-/** Dependencies of a {@link KafkaUserReconciler}. */
-export interface KafkaUserReconcilerDeps {
+/** Dependencies of a {@link KafkaUserKind}. */
+export interface KafkaUserKindDeps {
   readonly client: Client;
   readonly resolver: ConnectionResolver;
   readonly secrets: SecretSource;
-  readonly events: Recorder;
-  /**
-   * The caches the claim index follows (the runtime's `connectionClaimIndex`: names computed on change, not per
-   * reconcile): the KafkaUser informer with `CONNECTION_INDEX`, and the KafkaConnection and Namespace informers.
-   */
-  readonly caches: {
-    readonly users: Pick<Informer<KafkaUser>, 'store' | 'onChange'>;
-    readonly connections: Pick<Informer<KafkaConnection>, 'onChange'>;
-    readonly namespaces: Pick<Informer<V1Namespace>, 'onChange'>;
-  };
-  readonly now?: () => Date;
-  readonly random?: () => number;
 }
 
-/** Options of a {@link KafkaUserReconciler}. */
-export interface KafkaUserReconcilerOptions {
+/** Options of a {@link KafkaUserKind}. */
+export interface KafkaUserKindOptions {
   /** How often a user is compared with Kafka to revert hand-made changes of its ACLs and quotas (default 2 min). */
   readonly driftCheckIntervalMs?: number;
+  /** Concurrent KafkaUser reconciles at least (default 16). */
+  readonly minWorkers?: number;
 }
+
+/** Name of the KafkaUsers' store index by the Secret they read their password from. */
+const SECRET_INDEX = 'secret';
 
 /** Who a KafkaUser is in Kafka, after the tenancy rules. */
 interface UserIdentity {
@@ -50,10 +43,10 @@ interface UserIdentity {
 }
 
 /**
- * Reconciles a KafkaUser: its SCRAM credential (password from `passwordSecretRef`, or generated once into the Secret
+ * KafkaUser as the runtime's `managedController` reconciles it: its SCRAM credential (password from `passwordSecretRef`, or generated once into the Secret
  * `<name>-kafka-credentials` owned by the KafkaUser, which also gets the username, mechanism, bootstrap servers and a
  * JAAS line), its ACLs (principal `User:<username>` only) and its quotas, through the runtime's
- * {@link ExternalResourceReconciler} over {@link KafkaUserAdapter}. A changed password in the Secret is applied
+ * `ExternalResourceReconciler` over {@link KafkaUserAdapter}. A changed password in the Secret is applied
  * (rotation), detected by fingerprint. Quotas are the spec's (user-level and per client id), or the connection's
  * `defaultUserQuotas` for a user that sets none, within its `maxUserQuotas` ceiling (`quota-policy.ts`). Its status
  * fields (username, secretName, the applied credential's fingerprint) come back from the adapter's calls and go out
@@ -63,37 +56,44 @@ interface UserIdentity {
  * checked before anything is created, in Kubernetes or in Kafka. Users are always deleted from Kafka with their
  * resource: an identity has no data to retain.
  */
-export class KafkaUserReconciler implements Reconciler<KafkaUser> {
-  readonly #deps: KafkaUserReconcilerDeps;
-  readonly #inner: ExternalResourceReconciler<KafkaUser, DesiredKafkaUser, ObservedKafkaUser, ClusterClients>;
+export class KafkaUserKind implements ManagedKind<KafkaUser, DesiredKafkaUser, ObservedKafkaUser, ClusterClients> {
+  readonly name = 'kafkauser';
+  readonly type = kafkaUsers.type;
+  readonly noun = 'user';
+  readonly adapter = new KafkaUserAdapter();
+  readonly defaultDeletionPolicy = 'Delete';
+  readonly adoptExactMatch = true;
+  readonly driftCheckIntervalMs: number;
+  readonly minWorkers: number;
+  /** Indexed by the Secret each user reads its password from (referenced or generated). */
+  readonly indexers = { [SECRET_INDEX]: bySecretRef<KafkaUser>((u) => [u.spec.authentication.passwordSecretRef?.name ?? generatedSecretName(u)]) };
+  readonly #deps: KafkaUserKindDeps;
 
-  /** Assembles the parts and subscribes the claim index to the caches' changes; no I/O. */
-  constructor(deps: KafkaUserReconcilerDeps, options: KafkaUserReconcilerOptions = {}) {
+  /** Assembles the parts; no I/O. */
+  constructor(deps: KafkaUserKindDeps, options: KafkaUserKindOptions = {}) {
     this.#deps = deps;
-    const adapter = new KafkaUserAdapter();
-    const type = kafkaUsers.type;
-    this.#inner = new ExternalResourceReconciler<KafkaUser, DesiredKafkaUser, ObservedKafkaUser, ClusterClients>(
-      managedResourceDeps(KAFKA_SYSTEM, deps, { type, adapter, noun: 'user', claims: connectionClaimIndex({ ...deps.caches, dependents: deps.caches.users, externalName: (object) => this.externalName(object) }) }),
-      {
-        annotationPrefix: GROUP,
-        connect: (user) => this.connect(user),
-        client: (externalName, signal) => deps.resolver.clientsOf(externalName, signal),
-        defaultDeletionPolicy: 'Delete',
-        adoptExactMatch: true,
-        driftCheckIntervalMs: options.driftCheckIntervalMs ?? 120_000,
+    this.driftCheckIntervalMs = options.driftCheckIntervalMs ?? 120_000;
+    this.minWorkers = options.minWorkers ?? 16;
+  }
+
+  /** A change of a Secret a user reads (seen through a metadata-only watch), or a replaced cluster, wakes the user. */
+  watches(builder: ControllerBuilder<KafkaUser>, own: StoreSource<KafkaUser>): void {
+    builder
+      .watches(kafkaConnections.type, dependentsBy(own, CONNECTION_INDEX, (c: KafkaConnection) => c.metadata.name ?? ''), { predicates: [clusterIdChanged] })
+      .watches(metadataOnly(coreTypes.secret), dependentsBy(own, SECRET_INDEX, (s: PartialObjectMetadata) => objectKey(s)));
+  }
+
+  /** The runtime's reconciler, after the generated credentials Secret is ensured (for a user not being deleted). */
+  around(external: ExternalResourceReconciler<KafkaUser, DesiredKafkaUser, ObservedKafkaUser, ClusterClients>): Reconciler<KafkaUser> {
+    return {
+      reconcile: async (object, context) => {
+        if (object.metadata.deletionTimestamp == null) await this.#ensureGeneratedSecret(object, context);
+        return external.reconcile(object, context);
       },
-    );
-  }
-
-  /** Drops what the runtime remembers of the user's own status writes; the controller calls it on deletion. */
-  forget(request: Request): void {
-    this.#inner.forget(request);
-  }
-
-  /** See the class comment. */
-  async reconcile(object: KafkaUser, context: ReconcileContext): Promise<Result> {
-    if (object.metadata.deletionTimestamp == null) await this.#ensureGeneratedSecret(object, context);
-    return this.#inner.reconcile(object, context);
+      forget: (request) => {
+        external.forget(request);
+      },
+    };
   }
 
   /** `<connection>/<username>`; throws `DependencyError` `ConnectionNotFound` (retried) or `TerminalError` `TenancyViolation`. */
@@ -103,11 +103,10 @@ export class KafkaUserReconciler implements Reconciler<KafkaUser> {
 
   /**
    * The external name and the desired user, password included, from one look at the connection; throws
-   * `TerminalError` for what a change must fix (tenancy, Secret), or with the connection's reason when it does not work.
+   * `TerminalError` for what a change must fix (tenancy, Secret).
    */
   async connect(user: KafkaUser): Promise<Connected<DesiredKafkaUser>> {
-    const { connection, username, rules, quotas } = this.#identity(user);
-    this.#deps.resolver.assertUsable(connection);
+    const { username, rules, quotas } = this.#identity(user);
     const name = user.spec.connectionRef.name;
     const desired: DesiredKafkaUser = {
       connection: name,
