@@ -4,6 +4,8 @@ import type { KafkaTopic } from '../api/v1alpha1/index.ts';
 import { KafkaReasons } from '../kafka/reasons.ts';
 import { currentReplicationFactor, planTopic } from '../kafka/topic-plan.ts';
 import type { TopicPlan } from '../kafka/topic-plan.ts';
+import type { KafkaAdmin } from '../kafka/admin.ts';
+import type { TopicBatcher } from '../kafka/topic-batcher.ts';
 import type { ClusterClients } from './kafka-client-pool.ts';
 
 /** The desired topic in Kafka, names resolved: what {@link KafkaTopicAdapter} applies. */
@@ -43,6 +45,13 @@ export interface TopicStatusFields {
   readonly replicasChange: ReplicasChange | null;
 }
 
+/** The part of the connection's clients the topic adapter calls: its small interface. */
+export interface TopicClients {
+  readonly admin: Pick<KafkaAdmin, 'alterTopicConfigs' | 'createPartitions' | 'deleteTopic' | 'listReassignments' | 'reassignPartitions'>;
+  readonly topics: Pick<TopicBatcher, 'createTopic' | 'describeTopic' | 'describeTopicConfigs'>;
+  readonly clusterInfo: ClusterClients['clusterInfo'];
+}
+
 /**
  * The {@link ExternalAdapter} of KafkaTopics, on the clients the runtime binds to the topic's connection
  * (`context.client()`): reads go through the connection's `TopicBatcher` (one Metadata and one
@@ -51,9 +60,9 @@ export interface TopicStatusFields {
  * nothing: `update` throws it as a `TerminalError`. It keeps nothing between calls: `observe`, `create` and
  * `update` return the {@link TopicStatusFields} they saw or changed, and the runtime writes them with the conditions.
  */
-export class KafkaTopicAdapter implements ExternalAdapter<KafkaTopic, DesiredKafkaTopic, ObservedKafkaTopic, ClusterClients> {
+export class KafkaTopicAdapter implements ExternalAdapter<KafkaTopic, DesiredKafkaTopic, ObservedKafkaTopic, TopicClients> {
   /** Reads the topic (batched), its configs and, when replica counts differ from the spec, its reassignments; plans the change. */
-  async observe(desired: DesiredKafkaTopic, context: ExternalContext<KafkaTopic, ClusterClients>): Promise<ExternalObservation<ObservedKafkaTopic>> {
+  async observe(desired: DesiredKafkaTopic, context: ExternalContext<KafkaTopic, TopicClients>): Promise<ExternalObservation<ObservedKafkaTopic>> {
     const clients = await context.client();
     const name = desired.topicName;
     const [topic, configs] = await Promise.all([clients.topics.describeTopic(name), clients.topics.describeTopicConfigs(name)]);
@@ -82,7 +91,7 @@ export class KafkaTopicAdapter implements ExternalAdapter<KafkaTopic, DesiredKaf
   }
 
   /** Creates the topic (batched) and reports it as created: the cluster, the id Kafka assigned, the spec's counts, no reassignment. */
-  async create(desired: DesiredKafkaTopic, context: ExternalContext<KafkaTopic, ClusterClients>): Promise<ExternalCreation> {
+  async create(desired: DesiredKafkaTopic, context: ExternalContext<KafkaTopic, TopicClients>): Promise<ExternalCreation> {
     const clients = await context.client();
     const created = await clients.topics.createTopic({
       name: desired.topicName,
@@ -107,7 +116,7 @@ export class KafkaTopicAdapter implements ExternalAdapter<KafkaTopic, DesiredKaf
    * Carries out the plan `observe` made: grows partitions, alters configs, starts a reassignment; reports the new
    * partition count and the reassignment it started (the rest of the status is what `observe` reported).
    */
-  async update(desired: DesiredKafkaTopic, observed: ObservedKafkaTopic, context: ExternalContext<KafkaTopic, ClusterClients>): Promise<ExternalUpdate> {
+  async update(desired: DesiredKafkaTopic, observed: ObservedKafkaTopic, context: ExternalContext<KafkaTopic, TopicClients>): Promise<ExternalUpdate> {
     const { plan } = observed;
     if (plan.kind === 'refused') throw new TerminalError(plan.message, plan.reason);
     const clients = await context.client();
@@ -136,7 +145,7 @@ export class KafkaTopicAdapter implements ExternalAdapter<KafkaTopic, DesiredKaf
   }
 
   /** Deletes the topic; a connection that is gone is the runtime's `releasingWhenConnectionGone` (wired by the runtime's `managedResourceDeps`). */
-  async delete(target: DeleteTarget<DesiredKafkaTopic>, context: ExternalContext<KafkaTopic, ClusterClients>): Promise<void> {
+  async delete(target: DeleteTarget<DesiredKafkaTopic>, context: ExternalContext<KafkaTopic, TopicClients>): Promise<void> {
     const { name } = parseConnectionExternalName(target.externalName);
     const clients = await context.client();
     await clients.admin.deleteTopic(name);

@@ -1,7 +1,7 @@
 import { parseConnectionExternalName } from '@domain-operators/reconcile';
 import type { DeleteTarget, ExternalAdapter, ExternalContext, ExternalCreation, ExternalObservation, ExternalStatusFields, ExternalUpdate } from '@domain-operators/reconcile';
 import type { KafkaUser } from '../api/v1alpha1/index.ts';
-import type { AclBinding, QuotaChange, QuotaKey, QuotaValues, ScramMechanism } from '../kafka/admin.ts';
+import type { AclBinding, KafkaAdmin, QuotaChange, QuotaKey, QuotaValues, ScramMechanism } from '../kafka/admin.ts';
 import type { AclPlan, AppliedCredential, ScramPlan } from '../kafka/user-plan.ts';
 import { newFingerprintSalt, passwordFingerprint, planAcls, planClientIdQuotas, planQuotas, planScram, principalOf } from '../kafka/user-plan.ts';
 import type { ClusterClients } from './kafka-client-pool.ts';
@@ -47,6 +47,24 @@ export interface UserStatusFields {
 const ALL_MECHANISMS: readonly ScramMechanism[] = ['SCRAM-SHA-512', 'SCRAM-SHA-256'];
 const ALL_QUOTA_KEYS: readonly QuotaKey[] = ['producer_byte_rate', 'consumer_byte_rate', 'request_percentage', 'controller_mutation_rate'];
 
+/** The part of the connection's clients the user adapter calls: its small interface. */
+export interface UserClients {
+  readonly admin: Pick<
+    KafkaAdmin,
+    | 'alterClientIdQuotas'
+    | 'alterUserQuotas'
+    | 'createAcls'
+    | 'deleteAcls'
+    | 'deleteScramCredential'
+    | 'describeAcls'
+    | 'describeClientIdQuotas'
+    | 'describeScramCredentials'
+    | 'describeUserQuotas'
+    | 'upsertScramCredential'
+  >;
+  readonly clusterInfo: ClusterClients['clusterInfo'];
+}
+
 /**
  * The {@link ExternalAdapter} of KafkaUsers: the SCRAM credential, the ACLs of principal `User:<username>` (never
  * of another principal) and the client quotas of `user=<username>` and of `user=<username>,client-id=<id>` (never another user's
@@ -57,9 +75,9 @@ const ALL_QUOTA_KEYS: readonly QuotaKey[] = ['producer_byte_rate', 'consumer_byt
  * stored. It keeps nothing between calls. Deleting removes the credentials of both mechanisms, every ACL of
  * the principal and its quotas, per client id too.
  */
-export class KafkaUserAdapter implements ExternalAdapter<KafkaUser, DesiredKafkaUser, ObservedKafkaUser, ClusterClients> {
+export class KafkaUserAdapter implements ExternalAdapter<KafkaUser, DesiredKafkaUser, ObservedKafkaUser, UserClients> {
   /** Reads the user's credentials, ACLs and quotas and plans what differs; reports its username and Secret. */
-  async observe(desired: DesiredKafkaUser, context: ExternalContext<KafkaUser, ClusterClients>): Promise<ExternalObservation<ObservedKafkaUser>> {
+  async observe(desired: DesiredKafkaUser, context: ExternalContext<KafkaUser, UserClients>): Promise<ExternalObservation<ObservedKafkaUser>> {
     const clients = await context.client();
     const { admin } = clients;
     const [mechanisms, acls, quotas, clientIdQuotas, cluster] = await Promise.all([
@@ -98,7 +116,7 @@ export class KafkaUserAdapter implements ExternalAdapter<KafkaUser, DesiredKafka
    * `credentialMechanisms` when it is not recorded yet, so a crash right after the write still leaves the record
    * that this mechanism may be ours to remove. `undefined` when nothing is written or it is recorded already. Pure.
    */
-  intent(desired: DesiredKafkaUser, observed: ObservedKafkaUser | undefined, context: ExternalContext<KafkaUser, ClusterClients>): ExternalStatusFields | undefined {
+  intent(desired: DesiredKafkaUser, observed: ObservedKafkaUser | undefined, context: ExternalContext<KafkaUser, UserClients>): ExternalStatusFields | undefined {
     if (observed !== undefined && !observed.scram.upsert) return undefined;
     const recorded = recordedMechanisms(context.object);
     return recorded.includes(desired.mechanism) ? undefined : ({ credentialMechanisms: [...recorded, desired.mechanism] } satisfies Partial<UserStatusFields>);
@@ -108,7 +126,7 @@ export class KafkaUserAdapter implements ExternalAdapter<KafkaUser, DesiredKafka
    * Creates the ACLs, the quotas, then the credential (last: a failure before it leaves no credential unrecorded);
    * reports the credential applied.
    */
-  async create(desired: DesiredKafkaUser, context: ExternalContext<KafkaUser, ClusterClients>): Promise<ExternalCreation> {
+  async create(desired: DesiredKafkaUser, context: ExternalContext<KafkaUser, UserClients>): Promise<ExternalCreation> {
     const clients = await context.client();
     const { admin } = clients;
     if (desired.bindings.length > 0) await admin.createAcls(desired.bindings);
@@ -123,7 +141,7 @@ export class KafkaUserAdapter implements ExternalAdapter<KafkaUser, DesiredKafka
    * never leaves a gap without access), quotas, then the credential and the removal of a former mechanism's. Reports
    * the credential when it wrote one, and the mechanisms left when it touched any.
    */
-  async update(desired: DesiredKafkaUser, observed: ObservedKafkaUser, context: ExternalContext<KafkaUser, ClusterClients>): Promise<ExternalUpdate> {
+  async update(desired: DesiredKafkaUser, observed: ObservedKafkaUser, context: ExternalContext<KafkaUser, UserClients>): Promise<ExternalUpdate> {
     const clients = await context.client();
     const { admin } = clients;
     if (observed.acls.create.length > 0) await admin.createAcls(observed.acls.create);
@@ -138,7 +156,7 @@ export class KafkaUserAdapter implements ExternalAdapter<KafkaUser, DesiredKafka
   }
 
   /** Removes the user from Kafka; a connection that is gone is the runtime's `releasingWhenConnectionGone` (wired by the runtime's `managedResourceDeps`). */
-  async delete(target: DeleteTarget<DesiredKafkaUser>, context: ExternalContext<KafkaUser, ClusterClients>): Promise<void> {
+  async delete(target: DeleteTarget<DesiredKafkaUser>, context: ExternalContext<KafkaUser, UserClients>): Promise<void> {
     const { name: username } = parseConnectionExternalName(target.externalName);
     const { admin } = await context.client();
     const [mechanisms, acls, quotas, clientIdQuotas] = await Promise.all([
@@ -178,7 +196,7 @@ function recordedMechanisms(user: KafkaUser): ScramMechanism[] {
  * Writes the desired credential and returns its record: the recorded salt kept (a new one the first time), and the
  * id of the cluster it went to (the clients' cached cluster description, which the connection's check refreshes).
  */
-async function upsertCredential(clients: ClusterClients, desired: DesiredKafkaUser, user: KafkaUser): Promise<AppliedCredential> {
+async function upsertCredential(clients: UserClients, desired: DesiredKafkaUser, user: KafkaUser): Promise<AppliedCredential> {
   const salt = user.status?.credential?.salt ?? newFingerprintSalt();
   const { clusterId } = await clients.clusterInfo();
   await clients.admin.upsertScramCredential(desired.username, desired.mechanism, desired.password);

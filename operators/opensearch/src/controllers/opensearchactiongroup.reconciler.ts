@@ -38,10 +38,13 @@ export function actionGroupDesired(connections: Connections, object: OpenSearchA
   return { connection: scope.connection, name: scope.name, body: actionGroupBody(object.spec) };
 }
 
+/** The part of the OpenSearch API the adapter of action groups calls: its small interface, bound to the resource's connection. */
+export type ActionGroupApi = Pick<OpenSearchApi, 'deleteActionGroup' | 'getActionGroup' | 'putActionGroup'>;
+
 /** The {@link ExternalAdapter} of action groups. */
-export class ActionGroupAdapter implements ExternalAdapter<OpenSearchActionGroup, ActionGroupDesired, ObservedActionGroup, OpenSearchApi> {
+export class ActionGroupAdapter implements ExternalAdapter<OpenSearchActionGroup, ActionGroupDesired, ObservedActionGroup, ActionGroupApi> {
   /** Reads the group; a reserved, static or hidden one is a `TenancyViolation` (never touched). */
-  async observe(desired: ActionGroupDesired, context: ExternalContext<OpenSearchActionGroup, OpenSearchApi>): Promise<ExternalObservation<ObservedActionGroup>> {
+  async observe(desired: ActionGroupDesired, context: ExternalContext<OpenSearchActionGroup, ActionGroupApi>): Promise<ExternalObservation<ObservedActionGroup>> {
     const observed = await (await context.client()).getActionGroup(desired.name, { signal: context.signal });
     const refusal = checkSecurityObject('action group', desired.name, observed);
     if (refusal !== undefined) throw tenancyError(refusal);
@@ -51,18 +54,18 @@ export class ActionGroupAdapter implements ExternalAdapter<OpenSearchActionGroup
   }
 
   /** Puts the whole group; reports its name. */
-  async create(desired: ActionGroupDesired, context: ExternalContext<OpenSearchActionGroup, OpenSearchApi>): Promise<ExternalCreation> {
+  async create(desired: ActionGroupDesired, context: ExternalContext<OpenSearchActionGroup, ActionGroupApi>): Promise<ExternalCreation> {
     await (await context.client()).putActionGroup(desired.name, desired.body, { signal: context.signal });
     return { status: { actionGroupName: desired.name } };
   }
 
   /** Puts the whole group again (it is owned whole). */
-  update(desired: ActionGroupDesired, _observed: ObservedActionGroup, context: ExternalContext<OpenSearchActionGroup, OpenSearchApi>): Promise<ExternalUpdate> {
+  update(desired: ActionGroupDesired, _observed: ObservedActionGroup, context: ExternalContext<OpenSearchActionGroup, ActionGroupApi>): Promise<ExternalUpdate> {
     return this.create(desired, context);
   }
 
   /** Deletes the group, unless OpenSearch reports it reserved, static or hidden now; succeeds when it is gone. */
-  async delete(target: DeleteTarget<ActionGroupDesired>, context: ExternalContext<OpenSearchActionGroup, OpenSearchApi>): Promise<void> {
+  async delete(target: DeleteTarget<ActionGroupDesired>, context: ExternalContext<OpenSearchActionGroup, ActionGroupApi>): Promise<void> {
     const { name } = parseConnectionExternalName(target.externalName);
     const api = await context.client();
     const refusal = checkSecurityObject('action group', name, await api.getActionGroup(name, { signal: context.signal }));

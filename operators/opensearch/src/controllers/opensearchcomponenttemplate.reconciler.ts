@@ -27,9 +27,12 @@ export function componentTemplateDesired(connections: Connections, object: OpenS
   return { connection: scope.connection, name: scope.name, body: componentTemplateWire(object.spec) };
 }
 
+/** The part of the OpenSearch API the adapter of component templates calls: its small interface, bound to the resource's connection. */
+export type ComponentTemplateApi = Pick<OpenSearchApi, 'deleteComponentTemplate' | 'getComponentTemplate' | 'putComponentTemplate'>;
+
 /** The {@link ExternalAdapter} of component templates. */
-export class ComponentTemplateAdapter implements ExternalAdapter<OpenSearchComponentTemplate, TemplateDesired<ComponentTemplateWire>, JsonObject, OpenSearchApi> {
-  async observe(desired: TemplateDesired<ComponentTemplateWire>, context: ExternalContext<OpenSearchComponentTemplate, OpenSearchApi>): Promise<ExternalObservation<JsonObject>> {
+export class ComponentTemplateAdapter implements ExternalAdapter<OpenSearchComponentTemplate, TemplateDesired<ComponentTemplateWire>, JsonObject, ComponentTemplateApi> {
+  async observe(desired: TemplateDesired<ComponentTemplateWire>, context: ExternalContext<OpenSearchComponentTemplate, ComponentTemplateApi>): Promise<ExternalObservation<JsonObject>> {
     const observed = await (await context.client()).getComponentTemplate(desired.name, { signal: context.signal });
     if (observed === undefined) return { exists: false };
     const diff = diffComponentTemplate(desired.body, observed);
@@ -37,17 +40,17 @@ export class ComponentTemplateAdapter implements ExternalAdapter<OpenSearchCompo
   }
 
   /** Puts the whole template; reports its name. */
-  async create(desired: TemplateDesired<ComponentTemplateWire>, context: ExternalContext<OpenSearchComponentTemplate, OpenSearchApi>): Promise<ExternalCreation> {
+  async create(desired: TemplateDesired<ComponentTemplateWire>, context: ExternalContext<OpenSearchComponentTemplate, ComponentTemplateApi>): Promise<ExternalCreation> {
     await (await context.client()).putComponentTemplate(desired.name, desired.body, { signal: context.signal });
     return { status: { templateName: desired.name } };
   }
 
   /** Puts the whole template again (it is owned whole). */
-  update(desired: TemplateDesired<ComponentTemplateWire>, _observed: JsonObject, context: ExternalContext<OpenSearchComponentTemplate, OpenSearchApi>): Promise<ExternalUpdate> {
+  update(desired: TemplateDesired<ComponentTemplateWire>, _observed: JsonObject, context: ExternalContext<OpenSearchComponentTemplate, ComponentTemplateApi>): Promise<ExternalUpdate> {
     return this.create(desired, context);
   }
 
-  async delete(target: DeleteTarget<TemplateDesired<ComponentTemplateWire>>, context: ExternalContext<OpenSearchComponentTemplate, OpenSearchApi>): Promise<void> {
+  async delete(target: DeleteTarget<TemplateDesired<ComponentTemplateWire>>, context: ExternalContext<OpenSearchComponentTemplate, ComponentTemplateApi>): Promise<void> {
     const { name } = parseConnectionExternalName(target.externalName);
     await (await context.client()).deleteComponentTemplate(name, { signal: context.signal });
   }

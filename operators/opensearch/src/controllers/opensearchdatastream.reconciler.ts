@@ -39,17 +39,20 @@ export function dataStreamStatus(observed: ObservedDataStream): ExternalStatusFi
   return { dataStreamName: observed.name, generation: observed.generation, backingIndices: [...observed.backingIndices], health: observed.health, template: observed.template };
 }
 
+/** The part of the OpenSearch API the adapter of data streams calls: its small interface, bound to the resource's connection. */
+export type DataStreamApi = Pick<OpenSearchApi, 'createDataStream' | 'deleteDataStream' | 'getDataStream'>;
+
 /** The {@link ExternalAdapter} of data streams. */
-export class DataStreamAdapter implements ExternalAdapter<OpenSearchDataStream, DataStreamDesired, ObservedDataStream, OpenSearchApi> {
+export class DataStreamAdapter implements ExternalAdapter<OpenSearchDataStream, DataStreamDesired, ObservedDataStream, DataStreamApi> {
   /** Reads the data stream; when it exists it is up to date, with its generation, backing indices and health. */
-  async observe(desired: DataStreamDesired, context: ExternalContext<OpenSearchDataStream, OpenSearchApi>): Promise<ExternalObservation<ObservedDataStream>> {
+  async observe(desired: DataStreamDesired, context: ExternalContext<OpenSearchDataStream, DataStreamApi>): Promise<ExternalObservation<ObservedDataStream>> {
     const observed = await (await context.client()).getDataStream(desired.name, { signal: context.signal });
     if (observed === undefined) return { exists: false };
     return { exists: true, upToDate: true, diff: [], observed, status: dataStreamStatus(observed) };
   }
 
   /** Creates the data stream and reads it back for its status. */
-  async create(desired: DataStreamDesired, context: ExternalContext<OpenSearchDataStream, OpenSearchApi>): Promise<ExternalCreation> {
+  async create(desired: DataStreamDesired, context: ExternalContext<OpenSearchDataStream, DataStreamApi>): Promise<ExternalCreation> {
     const api = await context.client();
     await api.createDataStream(desired.name, { signal: context.signal });
     const created = await api.getDataStream(desired.name, { signal: context.signal });
@@ -62,7 +65,7 @@ export class DataStreamAdapter implements ExternalAdapter<OpenSearchDataStream, 
   }
 
   /** Deletes the data stream with its backing indices (deletionPolicy Delete); succeeds when it is gone. */
-  async delete(target: DeleteTarget<DataStreamDesired>, context: ExternalContext<OpenSearchDataStream, OpenSearchApi>): Promise<void> {
+  async delete(target: DeleteTarget<DataStreamDesired>, context: ExternalContext<OpenSearchDataStream, DataStreamApi>): Promise<void> {
     const { name } = parseConnectionExternalName(target.externalName);
     await (await context.client()).deleteDataStream(name, { signal: context.signal });
   }

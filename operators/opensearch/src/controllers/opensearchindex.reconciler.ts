@@ -49,16 +49,19 @@ export function indexDesired(connections: Connections, object: OpenSearchIndex):
   return { connection: scope.connection, index: desiredIndex(scope.name, object.spec) };
 }
 
+/** The part of the OpenSearch API the adapter of indices calls: its small interface, bound to the resource's connection. */
+export type IndexApi = Pick<OpenSearchApi, 'createIndex' | 'deleteIndex' | 'getIndex' | 'indexHealth' | 'putIndexSettings' | 'putMapping' | 'updateAliases'>;
+
 /**
  * The {@link ExternalAdapter} of indices. Reports `indexName`, `uuid` and `health` as seen; records the aliases it
  * is about to add ahead of an update ({@link IndexAdapter.intent}), and reads them back from the object. A create
  * carries its claim in the index itself: the creation mark (the resource's UID and the aliases it adds, in the
  * mapping `_meta`, see creation-mark.ts), so a create is one status write and a crash after it is recognised.
  */
-export class IndexAdapter implements ExternalAdapter<OpenSearchIndex, IndexDesired, IndexObserved, OpenSearchApi> {
+export class IndexAdapter implements ExternalAdapter<OpenSearchIndex, IndexDesired, IndexObserved, IndexApi> {
   readonly marksCreator = true;
   /** Reads the index and its health and plans; a refused plan is thrown as a `TerminalError` with its reason. */
-  async observe(desired: IndexDesired, context: ExternalContext<OpenSearchIndex, OpenSearchApi>): Promise<ExternalObservation<IndexObserved>> {
+  async observe(desired: IndexDesired, context: ExternalContext<OpenSearchIndex, IndexApi>): Promise<ExternalObservation<IndexObserved>> {
     const api = await context.client();
     const name = desired.index.name;
     const found = await api.getIndex(name, { signal: context.signal });
@@ -87,13 +90,13 @@ export class IndexAdapter implements ExternalAdapter<OpenSearchIndex, IndexDesir
    * after its removal went through (the update's result then records the plan's alone). Recording an alias that
    * is then not added is harmless: only present aliases are ever removed. Pure.
    */
-  intent(desired: IndexDesired, observed: IndexObserved | undefined, context: ExternalContext<OpenSearchIndex, OpenSearchApi>): ExternalStatusFields {
+  intent(desired: IndexDesired, observed: IndexObserved | undefined, context: ExternalContext<OpenSearchIndex, IndexApi>): ExternalStatusFields {
     if (observed === undefined) return { indexName: desired.index.name, aliases: Object.keys(desired.index.aliases).sort() };
     return { aliases: sortedUnique([...recordedStrings(context.object, 'aliases'), ...observed.plan.appliedAliases]) };
   }
 
   /** Creates the index with its settings, mappings (and the creation mark) and aliases; reports its `uuid` and `health`. */
-  async create(desired: IndexDesired, context: ExternalContext<OpenSearchIndex, OpenSearchApi>): Promise<ExternalCreation> {
+  async create(desired: IndexDesired, context: ExternalContext<OpenSearchIndex, IndexApi>): Promise<ExternalCreation> {
     const api = await context.client();
     const name = desired.index.name;
     const { uuid, shardsAcknowledged } = await this.#createOnce(desired, context);
@@ -109,7 +112,7 @@ export class IndexAdapter implements ExternalAdapter<OpenSearchIndex, IndexDesir
    * workers: it carries our mark, and is taken as created; the next observe compares it with the spec like any
    * other) or an index someone else created in between (no mark of ours: `AlreadyExists`, thrown).
    */
-  async #createOnce(desired: IndexDesired, context: ExternalContext<OpenSearchIndex, OpenSearchApi>): Promise<CreatedIndex> {
+  async #createOnce(desired: IndexDesired, context: ExternalContext<OpenSearchIndex, IndexApi>): Promise<CreatedIndex> {
     const api = await context.client();
     const name = desired.index.name;
     try {
@@ -126,7 +129,7 @@ export class IndexAdapter implements ExternalAdapter<OpenSearchIndex, IndexDesir
   }
 
   /** Applies the plan `observe` made (settings, added mappings, alias actions); reports the aliases it now owns. */
-  async update(desired: IndexDesired, observed: IndexObserved, context: ExternalContext<OpenSearchIndex, OpenSearchApi>): Promise<ExternalUpdate> {
+  async update(desired: IndexDesired, observed: IndexObserved, context: ExternalContext<OpenSearchIndex, IndexApi>): Promise<ExternalUpdate> {
     const api = await context.client();
     const { plan } = observed;
     const name = desired.index.name;
@@ -136,7 +139,7 @@ export class IndexAdapter implements ExternalAdapter<OpenSearchIndex, IndexDesir
     return { status: { aliases: [...plan.appliedAliases] } };
   }
 
-  async delete(target: DeleteTarget<IndexDesired>, context: ExternalContext<OpenSearchIndex, OpenSearchApi>): Promise<void> {
+  async delete(target: DeleteTarget<IndexDesired>, context: ExternalContext<OpenSearchIndex, IndexApi>): Promise<void> {
     const { name } = parseConnectionExternalName(target.externalName);
     await (await context.client()).deleteIndex(name, { signal: context.signal });
   }

@@ -32,9 +32,12 @@ export function indexTemplateDesired(connections: Connections, object: OpenSearc
   return { connection: scope.connection, name: scope.name, body: indexTemplateWire(object.spec) };
 }
 
+/** The part of the OpenSearch API the adapter of index templates calls: its small interface, bound to the resource's connection. */
+export type IndexTemplateApi = Pick<OpenSearchApi, 'deleteIndexTemplate' | 'getIndexTemplate' | 'putIndexTemplate'>;
+
 /** The {@link ExternalAdapter} of index templates. */
-export class IndexTemplateAdapter implements ExternalAdapter<OpenSearchIndexTemplate, TemplateDesired<IndexTemplateWire>, JsonObject, OpenSearchApi> {
-  async observe(desired: TemplateDesired<IndexTemplateWire>, context: ExternalContext<OpenSearchIndexTemplate, OpenSearchApi>): Promise<ExternalObservation<JsonObject>> {
+export class IndexTemplateAdapter implements ExternalAdapter<OpenSearchIndexTemplate, TemplateDesired<IndexTemplateWire>, JsonObject, IndexTemplateApi> {
+  async observe(desired: TemplateDesired<IndexTemplateWire>, context: ExternalContext<OpenSearchIndexTemplate, IndexTemplateApi>): Promise<ExternalObservation<JsonObject>> {
     const observed = await (await context.client()).getIndexTemplate(desired.name, { signal: context.signal });
     if (observed === undefined) return { exists: false };
     const diff = diffIndexTemplate(desired.body, observed);
@@ -42,17 +45,17 @@ export class IndexTemplateAdapter implements ExternalAdapter<OpenSearchIndexTemp
   }
 
   /** Puts the whole template; reports its name. */
-  async create(desired: TemplateDesired<IndexTemplateWire>, context: ExternalContext<OpenSearchIndexTemplate, OpenSearchApi>): Promise<ExternalCreation> {
+  async create(desired: TemplateDesired<IndexTemplateWire>, context: ExternalContext<OpenSearchIndexTemplate, IndexTemplateApi>): Promise<ExternalCreation> {
     await (await context.client()).putIndexTemplate(desired.name, desired.body, { signal: context.signal });
     return { status: { templateName: desired.name } };
   }
 
   /** Puts the whole template again (it is owned whole). */
-  update(desired: TemplateDesired<IndexTemplateWire>, _observed: JsonObject, context: ExternalContext<OpenSearchIndexTemplate, OpenSearchApi>): Promise<ExternalUpdate> {
+  update(desired: TemplateDesired<IndexTemplateWire>, _observed: JsonObject, context: ExternalContext<OpenSearchIndexTemplate, IndexTemplateApi>): Promise<ExternalUpdate> {
     return this.create(desired, context);
   }
 
-  async delete(target: DeleteTarget<TemplateDesired<IndexTemplateWire>>, context: ExternalContext<OpenSearchIndexTemplate, OpenSearchApi>): Promise<void> {
+  async delete(target: DeleteTarget<TemplateDesired<IndexTemplateWire>>, context: ExternalContext<OpenSearchIndexTemplate, IndexTemplateApi>): Promise<void> {
     const { name } = parseConnectionExternalName(target.externalName);
     await (await context.client()).deleteIndexTemplate(name, { signal: context.signal });
   }

@@ -38,10 +38,13 @@ export function roleDesired(connections: Connections, object: OpenSearchRole): R
   return { connection: scope.connection, name: scope.name, body: roleBody(object.spec) };
 }
 
+/** The part of the OpenSearch API the adapter of roles calls: its small interface, bound to the resource's connection. */
+export type RoleApi = Pick<OpenSearchApi, 'deleteRole' | 'getRole' | 'putRole'>;
+
 /** The {@link ExternalAdapter} of roles. */
-export class RoleAdapter implements ExternalAdapter<OpenSearchRole, RoleDesired, ObservedRole, OpenSearchApi> {
+export class RoleAdapter implements ExternalAdapter<OpenSearchRole, RoleDesired, ObservedRole, RoleApi> {
   /** Reads the role; a reserved, static or hidden one is a `TenancyViolation` (never touched). */
-  async observe(desired: RoleDesired, context: ExternalContext<OpenSearchRole, OpenSearchApi>): Promise<ExternalObservation<ObservedRole>> {
+  async observe(desired: RoleDesired, context: ExternalContext<OpenSearchRole, RoleApi>): Promise<ExternalObservation<ObservedRole>> {
     const observed = await (await context.client()).getRole(desired.name, { signal: context.signal });
     const refusal = checkSecurityObject('role', desired.name, observed);
     if (refusal !== undefined) throw tenancyError(refusal);
@@ -51,17 +54,17 @@ export class RoleAdapter implements ExternalAdapter<OpenSearchRole, RoleDesired,
   }
 
   /** Puts the whole role; reports its name. */
-  async create(desired: RoleDesired, context: ExternalContext<OpenSearchRole, OpenSearchApi>): Promise<ExternalCreation> {
+  async create(desired: RoleDesired, context: ExternalContext<OpenSearchRole, RoleApi>): Promise<ExternalCreation> {
     await (await context.client()).putRole(desired.name, desired.body, { signal: context.signal });
     return { status: { roleName: desired.name } };
   }
 
   /** Puts the whole role again (it is owned whole). */
-  update(desired: RoleDesired, _observed: ObservedRole, context: ExternalContext<OpenSearchRole, OpenSearchApi>): Promise<ExternalUpdate> {
+  update(desired: RoleDesired, _observed: ObservedRole, context: ExternalContext<OpenSearchRole, RoleApi>): Promise<ExternalUpdate> {
     return this.create(desired, context);
   }
 
-  async delete(target: DeleteTarget<RoleDesired>, context: ExternalContext<OpenSearchRole, OpenSearchApi>): Promise<void> {
+  async delete(target: DeleteTarget<RoleDesired>, context: ExternalContext<OpenSearchRole, RoleApi>): Promise<void> {
     const { name } = parseConnectionExternalName(target.externalName);
     const api = await context.client();
     const observed = await api.getRole(name, { signal: context.signal });

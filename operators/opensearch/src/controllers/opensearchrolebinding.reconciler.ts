@@ -77,13 +77,16 @@ export function bindingExternalName(deps: RoleBindingDeps, object: OpenSearchRol
   return `${desired.connection}/${desired.roleName}/${object.metadata.namespace ?? ''}/${object.metadata.name ?? ''}`;
 }
 
+/** The part of the OpenSearch API the adapter of role mappings calls: its small interface, bound to the resource's connection. */
+export type RoleMappingApi = Pick<OpenSearchApi, 'deleteRoleMapping' | 'getRoleMapping' | 'putRoleMapping'>;
+
 /**
  * The {@link ExternalAdapter} of role bindings. A binding's part of the shared mapping "exists" when every entry it
  * wants is there, or when it already has a record (`status.applied`) in this mapping: then a missing entry is drift,
  * put back by an update planned from what `observe` read. So `create` runs only for a binding that has no entry of
  * its own in the mapping yet, and the entries it adds are recorded ahead of every write ({@link RoleBindingAdapter.intent}).
  */
-export class RoleBindingAdapter implements ExternalAdapter<OpenSearchRoleBinding, BindingDesired, BindingObserved, OpenSearchApi> {
+export class RoleBindingAdapter implements ExternalAdapter<OpenSearchRoleBinding, BindingDesired, BindingObserved, RoleMappingApi> {
   readonly #deps: { readonly bindings: StoreSource<OpenSearchRoleBinding> };
 
   /** `bindings`: the cache of every binding, indexed `BY_ROLE_MAPPING` (the others writing the same role mapping). */
@@ -92,7 +95,7 @@ export class RoleBindingAdapter implements ExternalAdapter<OpenSearchRoleBinding
   }
 
   /** Reads the mapping and plans this binding's entries; a protected mapping is a `TenancyViolation`. */
-  async observe(desired: BindingDesired, context: ExternalContext<OpenSearchRoleBinding, OpenSearchApi>): Promise<ExternalObservation<BindingObserved>> {
+  async observe(desired: BindingDesired, context: ExternalContext<OpenSearchRoleBinding, RoleMappingApi>): Promise<ExternalObservation<BindingObserved>> {
     const recorded = appliedIn(context.object, desired.roleName);
     const observed = await this.#plan(desired, recorded, context);
     const mapping = observed.mapping;
@@ -110,7 +113,7 @@ export class RoleBindingAdapter implements ExternalAdapter<OpenSearchRoleBinding
    * added (not those already there), so the wider record stays only when the process dies between the two writes;
    * the binding then also owns a wanted entry that was already there. Pure.
    */
-  intent(desired: BindingDesired, observed: BindingObserved | undefined, context: ExternalContext<OpenSearchRoleBinding, OpenSearchApi>): ExternalStatusFields {
+  intent(desired: BindingDesired, observed: BindingObserved | undefined, context: ExternalContext<OpenSearchRoleBinding, RoleMappingApi>): ExternalStatusFields {
     const mayOwn = observed === undefined ? { users: desired.users, backendRoles: desired.backendRoles } : observed.plan.applied;
     const recorded = observed === undefined ? undefined : appliedIn(context.object, desired.roleName);
     const applied: RoleBindingApplied = {
@@ -125,17 +128,17 @@ export class RoleBindingAdapter implements ExternalAdapter<OpenSearchRoleBinding
    * Adds the binding's entries to the mapping (creating it when absent). Runs only when `observe` found no record of
    * this binding in the mapping, so none of the entries there are its own: entries already present are not claimed.
    */
-  async create(desired: BindingDesired, context: ExternalContext<OpenSearchRoleBinding, OpenSearchApi>): Promise<ExternalCreation> {
+  async create(desired: BindingDesired, context: ExternalContext<OpenSearchRoleBinding, RoleMappingApi>): Promise<ExternalCreation> {
     return this.#apply(desired, await this.#plan(desired, undefined, context), context);
   }
 
   /** Writes the mapping `observe` planned; reports the entries this binding owns now. */
-  update(desired: BindingDesired, observed: BindingObserved, context: ExternalContext<OpenSearchRoleBinding, OpenSearchApi>): Promise<ExternalUpdate> {
+  update(desired: BindingDesired, observed: BindingObserved, context: ExternalContext<OpenSearchRoleBinding, RoleMappingApi>): Promise<ExternalUpdate> {
     return this.#apply(desired, observed, context);
   }
 
   /** Removes this binding's entries, keeping everyone else's; deletes the mapping when nothing is left in it. */
-  async delete(target: DeleteTarget<BindingDesired>, context: ExternalContext<OpenSearchRoleBinding, OpenSearchApi>): Promise<void> {
+  async delete(target: DeleteTarget<BindingDesired>, context: ExternalContext<OpenSearchRoleBinding, RoleMappingApi>): Promise<void> {
     const [connection = '', roleName = ''] = target.externalName.split('/');
     const api = await context.client();
     const mapping = await this.#mapping(api, roleName, context);
@@ -145,7 +148,7 @@ export class RoleBindingAdapter implements ExternalAdapter<OpenSearchRoleBinding
     else if (!release.upToDate) await api.putRoleMapping(roleName, release.body, { signal: context.signal });
   }
 
-  async #apply(desired: BindingDesired, observed: BindingObserved, context: ExternalContext<OpenSearchRoleBinding, OpenSearchApi>): Promise<{ readonly status: ExternalStatusFields }> {
+  async #apply(desired: BindingDesired, observed: BindingObserved, context: ExternalContext<OpenSearchRoleBinding, RoleMappingApi>): Promise<{ readonly status: ExternalStatusFields }> {
     const { plan } = observed;
     const status = { applied: appliedOf(desired, plan) };
     if (plan.upToDate || (observed.mapping === undefined && plan.empty)) return { status };
@@ -153,7 +156,7 @@ export class RoleBindingAdapter implements ExternalAdapter<OpenSearchRoleBinding
     return { status };
   }
 
-  async #plan(desired: BindingDesired, applied: RoleBindingApplied | undefined, context: ExternalContext<OpenSearchRoleBinding, OpenSearchApi>): Promise<BindingObserved> {
+  async #plan(desired: BindingDesired, applied: RoleBindingApplied | undefined, context: ExternalContext<OpenSearchRoleBinding, RoleMappingApi>): Promise<BindingObserved> {
     const api = await context.client();
     const mapping = await this.#mapping(api, desired.roleName, context);
     const plan = planRoleMapping({
@@ -165,7 +168,7 @@ export class RoleBindingAdapter implements ExternalAdapter<OpenSearchRoleBinding
     return { mapping, plan };
   }
 
-  async #mapping(api: OpenSearchApi, roleName: string, context: ExternalContext<OpenSearchRoleBinding, OpenSearchApi>): Promise<ObservedRoleMapping | undefined> {
+  async #mapping(api: RoleMappingApi, roleName: string, context: ExternalContext<OpenSearchRoleBinding, RoleMappingApi>): Promise<ObservedRoleMapping | undefined> {
     const mapping = await api.getRoleMapping(roleName, { signal: context.signal });
     const refusal = checkSecurityObject('role mapping', roleName, mapping);
     if (refusal !== undefined) throw tenancyError(refusal);

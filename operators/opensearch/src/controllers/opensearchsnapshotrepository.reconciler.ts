@@ -44,14 +44,17 @@ export function repositoryDesired(object: OpenSearchSnapshotRepository): Reposit
   return { connection: object.spec.connectionRef.name, name: repositoryNameOf(object), body: repositoryBody(object.spec), verify: object.spec.verify ?? true };
 }
 
+/** The part of the OpenSearch API the adapter of snapshot repositories calls: its small interface, bound to the resource's connection. */
+export type RepositoryApi = Pick<OpenSearchApi, 'deleteRepository' | 'getRepository' | 'putRepository' | 'verifyRepository'>;
+
 /**
  * The {@link ExternalAdapter} of snapshot repositories. Reports `repositoryName` and `verifiedNodes` (removed when
  * `verify` is false). Verification runs only on a registration that matches the spec (in `observe`) or was just
  * made (in `create`, `update`): it writes and removes a test file in the storage, never a snapshot.
  */
-export class RepositoryAdapter implements ExternalAdapter<OpenSearchSnapshotRepository, RepositoryDesired, ObservedRepository, OpenSearchApi> {
+export class RepositoryAdapter implements ExternalAdapter<OpenSearchSnapshotRepository, RepositoryDesired, ObservedRepository, RepositoryApi> {
   /** Reads the registration and compares it; when it matches and `verify` is on, verifies it (a failure is thrown). */
-  async observe(desired: RepositoryDesired, context: ExternalContext<OpenSearchSnapshotRepository, OpenSearchApi>): Promise<ExternalObservation<ObservedRepository>> {
+  async observe(desired: RepositoryDesired, context: ExternalContext<OpenSearchSnapshotRepository, RepositoryApi>): Promise<ExternalObservation<ObservedRepository>> {
     const api = await context.client();
     const observed = await api.getRepository(desired.name, { signal: context.signal });
     if (observed === undefined) return { exists: false };
@@ -61,7 +64,7 @@ export class RepositoryAdapter implements ExternalAdapter<OpenSearchSnapshotRepo
   }
 
   /** Registers the repository (OpenSearch's verification off), then verifies it when `verify` is on. */
-  async create(desired: RepositoryDesired, context: ExternalContext<OpenSearchSnapshotRepository, OpenSearchApi>): Promise<ExternalCreation> {
+  async create(desired: RepositoryDesired, context: ExternalContext<OpenSearchSnapshotRepository, RepositoryApi>): Promise<ExternalCreation> {
     const api = await context.client();
     try {
       await api.putRepository(desired.name, desired.body, { signal: context.signal });
@@ -72,19 +75,19 @@ export class RepositoryAdapter implements ExternalAdapter<OpenSearchSnapshotRepo
   }
 
   /** Registers the whole repository again (it is owned whole), then verifies it. */
-  update(desired: RepositoryDesired, _observed: ObservedRepository, context: ExternalContext<OpenSearchSnapshotRepository, OpenSearchApi>): Promise<ExternalUpdate> {
+  update(desired: RepositoryDesired, _observed: ObservedRepository, context: ExternalContext<OpenSearchSnapshotRepository, RepositoryApi>): Promise<ExternalUpdate> {
     return this.create(desired, context);
   }
 
   /** Unregisters the repository (absent is fine); its snapshots stay in the storage. */
-  async delete(target: DeleteTarget<RepositoryDesired>, context: ExternalContext<OpenSearchSnapshotRepository, OpenSearchApi>): Promise<void> {
+  async delete(target: DeleteTarget<RepositoryDesired>, context: ExternalContext<OpenSearchSnapshotRepository, RepositoryApi>): Promise<void> {
     const { name } = parseConnectionExternalName(target.externalName);
     await (await context.client()).deleteRepository(name, { signal: context.signal });
   }
 }
 
 /** The status fields after a verification (or without one when `verify` is off); a failure is thrown classified. */
-async function verified(api: OpenSearchApi, desired: RepositoryDesired, signal: AbortSignal): Promise<ExternalStatusFields> {
+async function verified(api: RepositoryApi, desired: RepositoryDesired, signal: AbortSignal): Promise<ExternalStatusFields> {
   if (!desired.verify) return { repositoryName: desired.name, verifiedNodes: null };
   try {
     return { repositoryName: desired.name, verifiedNodes: await api.verifyRepository(desired.name, { signal }) };

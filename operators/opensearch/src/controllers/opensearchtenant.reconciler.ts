@@ -36,10 +36,13 @@ export function tenantDesired(connections: Connections, object: OpenSearchTenant
   return { connection: scope.connection, name: scope.name, body: tenantBody(object.spec) };
 }
 
+/** The part of the OpenSearch API the adapter of tenants calls: its small interface, bound to the resource's connection. */
+export type TenantApi = Pick<OpenSearchApi, 'deleteTenant' | 'getTenant' | 'putTenant'>;
+
 /** The {@link ExternalAdapter} of tenants. */
-export class TenantAdapter implements ExternalAdapter<OpenSearchTenant, TenantDesired, ObservedTenant, OpenSearchApi> {
+export class TenantAdapter implements ExternalAdapter<OpenSearchTenant, TenantDesired, ObservedTenant, TenantApi> {
   /** Reads the tenant; a reserved, static or hidden one is a `TenancyViolation` (never touched). */
-  async observe(desired: TenantDesired, context: ExternalContext<OpenSearchTenant, OpenSearchApi>): Promise<ExternalObservation<ObservedTenant>> {
+  async observe(desired: TenantDesired, context: ExternalContext<OpenSearchTenant, TenantApi>): Promise<ExternalObservation<ObservedTenant>> {
     const observed = await (await context.client()).getTenant(desired.name, { signal: context.signal });
     const refusal = checkSecurityObject('tenant', desired.name, observed);
     if (refusal !== undefined) throw tenancyError(refusal);
@@ -49,18 +52,18 @@ export class TenantAdapter implements ExternalAdapter<OpenSearchTenant, TenantDe
   }
 
   /** Puts the tenant; reports its name. */
-  async create(desired: TenantDesired, context: ExternalContext<OpenSearchTenant, OpenSearchApi>): Promise<ExternalCreation> {
+  async create(desired: TenantDesired, context: ExternalContext<OpenSearchTenant, TenantApi>): Promise<ExternalCreation> {
     await (await context.client()).putTenant(desired.name, desired.body, { signal: context.signal });
     return { status: { tenantName: desired.name } };
   }
 
   /** Puts the tenant again (its description). */
-  update(desired: TenantDesired, _observed: ObservedTenant, context: ExternalContext<OpenSearchTenant, OpenSearchApi>): Promise<ExternalUpdate> {
+  update(desired: TenantDesired, _observed: ObservedTenant, context: ExternalContext<OpenSearchTenant, TenantApi>): Promise<ExternalUpdate> {
     return this.create(desired, context);
   }
 
   /** Deletes the tenant (deletionPolicy Delete), unless OpenSearch reports it reserved, static or hidden now; succeeds when it is gone. */
-  async delete(target: DeleteTarget<TenantDesired>, context: ExternalContext<OpenSearchTenant, OpenSearchApi>): Promise<void> {
+  async delete(target: DeleteTarget<TenantDesired>, context: ExternalContext<OpenSearchTenant, TenantApi>): Promise<void> {
     const { name } = parseConnectionExternalName(target.externalName);
     const api = await context.client();
     const refusal = checkSecurityObject('tenant', name, await api.getTenant(name, { signal: context.signal }));

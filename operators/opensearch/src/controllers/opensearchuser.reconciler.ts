@@ -135,14 +135,17 @@ async function createGeneratedSecret(deps: UserDeps, user: OpenSearchUser, usern
   return (await ensureSecret({ client: deps.client, secrets: deps.generated }, secret, signal)).secret;
 }
 
+/** The part of the OpenSearch API the adapter of internal users calls: its small interface, bound to the resource's connection. */
+export type UserApi = Pick<OpenSearchApi, 'deleteUser' | 'getUser' | 'putUser'>;
+
 /**
  * The {@link ExternalAdapter} of internal users. Reports `username` and `secretName` as seen, and the password's
  * fingerprint with the result of the put that applied it (never before: a failed put keeps the old fingerprint,
  * so it is retried); reads the recorded fingerprint back from the object.
  */
-export class UserAdapter implements ExternalAdapter<OpenSearchUser, UserDesired, UserObserved, OpenSearchApi> {
+export class UserAdapter implements ExternalAdapter<OpenSearchUser, UserDesired, UserObserved, UserApi> {
   /** Reads the user and plans; `diff` says `password: differs` on a rotation, never the password. */
-  async observe(desired: UserDesired, context: ExternalContext<OpenSearchUser, OpenSearchApi>): Promise<ExternalObservation<UserObserved>> {
+  async observe(desired: UserDesired, context: ExternalContext<OpenSearchUser, UserApi>): Promise<ExternalObservation<UserObserved>> {
     const user = await (await context.client()).getUser(desired.username, { signal: context.signal });
     const refusal = checkSecurityObject('user', desired.username, user);
     if (refusal !== undefined) throw tenancyError(refusal);
@@ -152,16 +155,16 @@ export class UserAdapter implements ExternalAdapter<OpenSearchUser, UserDesired,
   }
 
   /** Puts the user with its password; reports the fingerprint applied. */
-  create(desired: UserDesired, context: ExternalContext<OpenSearchUser, OpenSearchApi>): Promise<ExternalCreation> {
+  create(desired: UserDesired, context: ExternalContext<OpenSearchUser, UserApi>): Promise<ExternalCreation> {
     return this.#put(desired, this.#plan(desired, undefined, context.object), context);
   }
 
   /** Puts the user as `observe` planned it (with the password only when it changed); reports the fingerprint. */
-  update(desired: UserDesired, observed: UserObserved, context: ExternalContext<OpenSearchUser, OpenSearchApi>): Promise<ExternalUpdate> {
+  update(desired: UserDesired, observed: UserObserved, context: ExternalContext<OpenSearchUser, UserApi>): Promise<ExternalUpdate> {
     return this.#put(desired, observed.plan, context);
   }
 
-  async delete(target: DeleteTarget<UserDesired>, context: ExternalContext<OpenSearchUser, OpenSearchApi>): Promise<void> {
+  async delete(target: DeleteTarget<UserDesired>, context: ExternalContext<OpenSearchUser, UserApi>): Promise<void> {
     const { name } = parseConnectionExternalName(target.externalName);
     const api = await context.client();
     const refusal = checkSecurityObject('user', name, await api.getUser(name, { signal: context.signal }));
@@ -169,7 +172,7 @@ export class UserAdapter implements ExternalAdapter<OpenSearchUser, UserDesired,
     await api.deleteUser(name, { signal: context.signal });
   }
 
-  async #put(desired: UserDesired, plan: UserPlan, context: ExternalContext<OpenSearchUser, OpenSearchApi>): Promise<{ readonly status: ExternalStatusFields }> {
+  async #put(desired: UserDesired, plan: UserPlan, context: ExternalContext<OpenSearchUser, UserApi>): Promise<{ readonly status: ExternalStatusFields }> {
     await (await context.client()).putUser(desired.username, plan.body, { signal: context.signal });
     return { status: { username: desired.username, secretName: desired.secretName, passwordApplied: plan.passwordApplied } };
   }
