@@ -30,6 +30,7 @@ import type { ReconcileContext, Reconciler } from '../controller/reconciler.ts';
 import { Result } from '../core/result.ts';
 import type { DesiredStatus } from '../status/status.ts';
 import { statusChange, writeStatusIfChanged } from '../status/status.ts';
+import { OwnWrites } from '../status/own-writes.ts';
 import { reconciling, settled, stalled } from '../status/progress.ts';
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -204,18 +205,6 @@ interface Claim {
 }
 
 /**
- * A status this process wrote and the cache may not show yet: the object's UID, the resourceVersion of the
- * apiserver's reply (when known) and the whole status after the write.
- */
-interface OwnWrite {
-  readonly uid: string;
-  readonly resourceVersion: string | undefined;
-  readonly status: Readonly<Record<string, unknown>>;
-  /** The top-level fields the last write changed, for a cache that gives no comparable resourceVersion. */
-  readonly changed: Readonly<Record<string, unknown>>;
-}
-
-/**
  * The state of one reconcile: the latest known version of the object (updated after each status write) and the
  * adapter's status fields reported so far, written with every status write of this reconcile.
  */
@@ -286,8 +275,8 @@ const MIN_DRIFT_CHECK_INTERVAL_MS = 10_000;
 export class ExternalResourceReconciler<T extends KubernetesObject, D, O, C = unknown> implements Reconciler<T> {
   readonly #deps: ExternalResourceDeps<T, D, O, C>;
   readonly #options: ExternalResourceOptions<T, D, C>;
-  /** Request key → the status this process last wrote, while the cache does not show it yet. */
-  readonly #written = new Map<string, OwnWrite>();
+  /** The status writes this process made that the cache does not show yet (read your own writes). */
+  readonly #written = new OwnWrites<T>();
   /** Request key → UID of a resource whose claim this process put in the ledger and has not released yet. */
   readonly #ledgerClaims = new Map<string, string>();
 
@@ -304,7 +293,7 @@ export class ExternalResourceReconciler<T extends KubernetesObject, D, O, C = un
   /** Forgets what this process remembers of `request`'s object; the controller calls it when the object is deleted. */
   forget(request: Request): void {
     const key = requestKey(request);
-    this.#written.delete(key);
+    this.#written.forget(key);
     const uid = this.#ledgerClaims.get(key);
     if (uid !== undefined) this.#deps.createClaims?.release(uid);
     this.#ledgerClaims.delete(key);
@@ -563,24 +552,18 @@ export class ExternalResourceReconciler<T extends KubernetesObject, D, O, C = un
     const reply = await this.#deps.status.patchStatus(attempt.object, full, now);
     // Later writes in this reconcile, and later reconciles until the cache catches up, start from what we wrote:
     // the apiserver's reply when the writer gives one, else the cached object with our change.
-    attempt.object = reply ?? { ...attempt.object, status: { ...statusOf(attempt.object), ...change } };
-    const status = statusOf(attempt.object) as Readonly<Record<string, unknown>>;
-    this.#written.set(objectKey(attempt.object), { uid: uidOf(attempt.object), resourceVersion: reply?.metadata?.resourceVersion, status, changed: change });
+    if (reply !== undefined) {
+      attempt.object = reply;
+      this.#written.remember(reply);
+    } else {
+      attempt.object = { ...attempt.object, status: { ...statusOf(attempt.object), ...change } };
+      this.#written.remember(attempt.object, change);
+    }
   }
 
-  /**
-   * `cached` with this process's last status write over it while the cache does not show that write yet; forgets
-   * the write once it does (a cache never goes back), or when the UID differs (deleted and created again).
-   */
+  /** `cached`, or this process's last status write of it while the cache does not show that write yet (`OwnWrites`). */
   #withOwnWrites(cached: T): T {
-    const key = objectKey(cached);
-    const written = this.#written.get(key);
-    if (written === undefined) return cached;
-    if (written.uid !== uidOf(cached) || caughtUp(cached, written)) {
-      this.#written.delete(key);
-      return cached;
-    }
-    return { ...cached, status: written.status };
+    return this.#written.over(cached);
   }
 
   /** The claim of `object` (already seen through {@link #withOwnWrites}): its status's external name and ownership. */
@@ -658,18 +641,6 @@ function condition(type: string, status: 'True' | 'False', reason: string, messa
 function reasonOf(err: unknown): string {
   return errorReason(err) ?? Reasons.reconcileError;
 }
-
-/** Whether the cached object already shows `written`: by resourceVersion when both are numbers, else by content. */
-function caughtUp(cached: KubernetesObject, written: OwnWrite): boolean {
-  const cachedVersion = cached.metadata?.resourceVersion;
-  if (written.resourceVersion !== undefined && cachedVersion !== undefined && NUMERIC.test(written.resourceVersion) && NUMERIC.test(cachedVersion)) {
-    return BigInt(cachedVersion) >= BigInt(written.resourceVersion);
-  }
-  const status = statusOf(cached) as Readonly<Record<string, unknown>>;
-  return Object.entries(written.changed).every(([field, value]) => JSON.stringify(status[field]) === JSON.stringify(value));
-}
-
-const NUMERIC = /^[0-9]+$/;
 
 function statusOf(object: KubernetesObject): ExternalResourceStatus {
   const status = (object as { status?: unknown }).status;
