@@ -5,7 +5,7 @@
 // TenancyViolation and nothing is created; the plugin's reserved action group and tenant are never modified, even
 // through a connection without a prefix.
 import { randomBytes } from 'node:crypto';
-import { adminClient, backendsUnderTest, eventually, startOperator } from '@domain-operators/e2e-harness';
+import { adminClient, backendsUnderTest, eventually, kstatusNow, startOperator } from '@domain-operators/e2e-harness';
 import type { OperatorProcess } from '@domain-operators/e2e-harness';
 import { coreTypes, isInvalid, isNotFound } from '@domain-operators/reconcile';
 import type { Client, ResourceType } from '@domain-operators/reconcile';
@@ -210,6 +210,9 @@ describe('action groups, tenants and tenant permissions against the real securit
     expect(group.status?.conditions?.find((c) => c.type === 'Synced')?.message).toBe('action group "read" is reserved and static in OpenSearch and is never modified');
     const tenant = await condition(openSearchTenants, trusted, 'global', { type: 'Synced', status: 'False', reason: 'TenancyViolation' });
     expect(tenant.status?.conditions?.find((c) => c.type === 'Synced')?.message).toContain('"global_tenant" is reserved');
+    // A protected security object waits for a change of the resource: Failed for Flux and kpt at once, with the reason.
+    const verdicts = await kstatusNow(client, [group, tenant], (o) => (o.kind === 'OpenSearchActionGroup' ? openSearchActionGroups : openSearchTenants), 'Failed');
+    expect(verdicts.others).toEqual([]);
     // Deleting them releases nothing in OpenSearch either.
     await client.delete(openSearchActionGroups, { namespace: trusted, name: 'read' });
     await client.delete(openSearchTenants, { namespace: trusted, name: 'global' });
