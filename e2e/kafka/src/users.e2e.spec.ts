@@ -117,6 +117,24 @@ describe('KafkaUser, end to end', () => {
     expect(JSON.stringify((await client.get(kafkaUsers.type, { namespace, name: 'app' })).status)).not.toContain(rotated);
   });
 
+  it('force-rotate: a new annotation value generates a new password once; the new one logs in, the old one no longer does', async () => {
+    const old = await generatedLogin('app');
+    await client.patch(kafkaUsers.type, { namespace, name: 'app' }, { type: 'merge', body: { metadata: { annotations: { 'kafka.domain-operators.io/force-rotate': 'r1' } } } });
+    const fresh = await eventually(
+      async () => {
+        const login = await generatedLogin('app');
+        return login.password !== old.password ? login : undefined;
+      },
+      { timeoutMs: 30_000, what: 'a new generated password' },
+    );
+    await becomes(() => checker.produceAs(fresh, topic), 'allowed', 'produce with the force-rotated password');
+    expect(await checker.produceAs(old, topic)).toBe('login-failed');
+    const secret = await client.get(coreTypes.secret, { namespace, name: 'app-kafka-credentials' });
+    expect(secret.metadata?.annotations?.['kafka.domain-operators.io/rotated-for']).toBe('r1');
+    expect(stringData(secret, 'sasl.jaas.config')).toContain(`password="${fresh.password}"`);
+    expect(JSON.stringify((await client.get(kafkaUsers.type, { namespace, name: 'app' })).status)).not.toContain(fresh.password);
+  });
+
   it('rotates a password from a referenced Secret that carries no label of ours (noticed by the metadata-only Secret watch)', async () => {
     const first = `own-${randomSuffix(12)}`;
     await client.create(coreTypes.secret, { apiVersion: 'v1', kind: 'Secret', metadata: { namespace, name: 'team-password' }, stringData: { password: first } });

@@ -342,6 +342,18 @@ describe('the OpenSearch operator as a process, against the real apiserver and O
     expect(await driftNotes()).toEqual([`recreated ${connectionName}/${roleName}, which was deleted outside this resource`]);
   });
 
+  it('force-rotate: a new annotation value gives the generated Secret a new password once; the old one is refused, the new one accepted', async () => {
+    const old = await secretCredentials(teamA, 'alice-opensearch-credentials');
+    await client.patch(openSearchUsers, meta(teamA, 'alice'), { type: 'merge', body: { metadata: { annotations: { 'opensearch.domain-operators.io/force-rotate': 'r1' } } } });
+    await eventually('a new generated password', 30_000, async () => (await secretCredentials(teamA, 'alice-opensearch-credentials')).password !== old.password);
+    const fresh = await secretCredentials(teamA, 'alice-opensearch-credentials');
+    await eventually('the new password accepted', 30_000, async () => (await os('GET', '/_plugins/_security/authinfo', undefined, fresh)).status === 200);
+    expect((await os('GET', '/_plugins/_security/authinfo', undefined, old)).status).toBe(401);
+    const secret = await client.get(coreTypes.secret, { namespace: teamA, name: 'alice-opensearch-credentials' });
+    expect(secret.metadata?.annotations?.['opensearch.domain-operators.io/rotated-for']).toBe('r1');
+    expect(JSON.stringify((await client.get(openSearchUsers, meta(teamA, 'alice'))).status)).not.toContain(fresh.password);
+  });
+
   it('refuses tenancy violations with TenancyViolation and writes nothing to OpenSearch', async () => {
     await client.create(openSearchRoles, {
       apiVersion: API_VERSION,

@@ -128,6 +128,22 @@ describe('RedisUser', () => {
     }
   });
 
+  it('force-rotate: a new annotation value gives the generated Secret a new password once, applied on every member', async () => {
+    const old = await secretPassword('app-redis-credentials');
+    await c.client.patch(redisUsers.type, { namespace: ns, name: 'app' }, { type: 'merge', body: { metadata: { annotations: { 'redis.domain-operators.io/force-rotate': 'r1' } } } });
+    const fresh = await eventually(async () => {
+      const now = await secretPassword('app-redis-credentials');
+      return now !== old ? now : undefined;
+    }, 30_000, 'a new generated password');
+    for (const pod of await memberPods(c, ns, NAME)) {
+      await eventually(async () => (await attempt(pod, fresh, ['PING'], 'app')) === 'OK', 30_000, `the new password on ${pod.metadata?.name ?? ''}`);
+      expect(await attempt(pod, old, ['PING'], 'app')).toMatch(/WRONGPASS/);
+    }
+    const secret = await c.client.get(coreTypes.secret, { namespace: ns, name: 'app-redis-credentials' });
+    expect(secret.metadata?.annotations?.['redis.domain-operators.io/rotated-for']).toBe('r1');
+    expect(JSON.stringify((await c.client.get(redisUsers.type, { namespace: ns, name: 'app' })).status)).not.toContain(fresh);
+  });
+
   it('picks up a referenced Secret with no label of ours created after the user, and rotates it (metadata-only Secret watch, read by name)', async () => {
     await createUser('late', { username: 'late', rules: ['+ping'], passwordSecretRef: { name: 'late-pw' } });
     await c.client.create(coreTypes.secret, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'late-pw', namespace: ns }, stringData: { password: 'late-password-1' } });

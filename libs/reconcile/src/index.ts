@@ -45,6 +45,8 @@ export type { SecretMetadataCache } from './secret/referenced-secrets.ts';
 export type { SecretSource } from './secret/secret-source.ts';
 export { ensureSecret } from './secret/ensure-secret.ts';
 export type { EnsuredSecret, EnsureSecretDeps } from './secret/ensure-secret.ts';
+export { FORCE_ROTATE, forceRotation, ROTATED_FOR, rotationPending } from './secret/force-rotation.ts';
+export type { Rotation } from './secret/force-rotation.ts';
 export { RECONCILE_TRIGGERS } from './core/reconcile-trigger.ts';
 export type { ReconcileTrigger } from './core/reconcile-trigger.ts';
 export type { MapFunc } from './controller/handler.ts';

@@ -4,6 +4,7 @@ import { Client } from '../client/client.ts';
 import type { RestRequest, RestTransport } from '../client/rest.ts';
 import { KubeApiError } from '../core/errors.ts';
 import { ensureSecret } from './ensure-secret.ts';
+import { forceRotation } from './force-rotation.ts';
 import type { SecretSource } from './secret-source.ts';
 
 const owner = { apiVersion: 'redis.domain-operators.io/v1alpha1', kind: 'RedisUser', name: 'app', uid: 'u-1', controller: true };
@@ -91,5 +92,37 @@ describe('ensureSecret', () => {
   it('passes any other error on', async () => {
     const rest = new FakeRest(new KubeApiError('forbidden', 403, 'Forbidden'));
     await expect(ensureSecret({ client: new Client({ rest }), secrets: none }, desired)).rejects.toMatchObject({ status: 403 });
+  });
+
+  describe('force-rotate', () => {
+    const GROUP = 'redis.domain-operators.io';
+    const asked = (token: string | undefined) => forceRotation({ metadata: { annotations: token === undefined ? {} : { [`${GROUP}/force-rotate`]: token } } }, GROUP, () => ({ password: 'rotated' }));
+    const rotatedFor = (token: string): V1Secret => ({ metadata: { namespace: 'ns', name: 'app-redis-credentials', resourceVersion: '8', labels, ownerReferences: [owner], annotations: { [`${GROUP}/rotated-for`]: token } }, data });
+
+    it('rotates an existing Secret of the same controller once per token: new values and the token, in one patch', async () => {
+      const rest = new FakeRest('echo');
+      const result = await ensureSecret({ client: new Client({ rest }), secrets: holding(existing) }, desired, undefined, asked('2026-12-06'));
+      expect(result).toMatchObject({ created: false, rotated: true });
+      expect(rest.bodies).toEqual([{ metadata: { annotations: { [`${GROUP}/rotated-for`]: '2026-12-06' } }, stringData: { password: 'rotated' } }]);
+
+      const again = new FakeRest('echo');
+      await expect(ensureSecret({ client: new Client({ rest: again }), secrets: holding(rotatedFor('2026-12-06')) }, desired, undefined, asked('2026-12-06'))).resolves.toMatchObject({ created: false, labelled: false });
+      expect(again.calls).toEqual([]);
+    });
+
+    it('a Secret created while a token is asked records it, so it is not rotated right after', async () => {
+      const rest = new FakeRest('echo');
+      const result = await ensureSecret({ client: new Client({ rest }), secrets: none }, desired, undefined, asked('1'));
+      expect(result.created).toBe(true);
+      expect(result.secret.metadata?.annotations).toEqual({ [`${GROUP}/rotated-for`]: '1' });
+      expect(result.secret.stringData).toEqual({ password: 'new' });
+    });
+
+    it('never rotates without a token, nor a Secret of another controller', async () => {
+      const rest = new FakeRest('echo', foreign);
+      await expect(ensureSecret({ client: new Client({ rest }), secrets: holding(existing) }, desired, undefined, asked(undefined))).resolves.toMatchObject({ created: false, labelled: false });
+      await expect(ensureSecret({ client: new Client({ rest }), secrets: holding(foreign) }, desired, undefined, asked('1'))).resolves.toMatchObject({ secret: foreign, created: false });
+      expect(rest.calls).toEqual([]);
+    });
   });
 });

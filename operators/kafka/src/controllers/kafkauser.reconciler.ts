@@ -1,7 +1,7 @@
 import type { V1Secret } from '@kubernetes/client-node';
-import { bySecretRef, CONNECTION_INDEX, connectionExternalName, coreTypes, dependentsBy, ensureSecret, errorFields, generatePassword, isControlledBy, metadataOnly, objectKey, Reasons, requiredSecret, requiredSecretValue, secretValue, TerminalError } from '@domain-operators/reconcile';
+import { bySecretRef, CONNECTION_INDEX, connectionExternalName, coreTypes, dependentsBy, ensureSecret, errorFields, forceRotation, generatePassword, isControlledBy, metadataOnly, objectKey, Reasons, requiredSecret, requiredSecretValue, secretValue, TerminalError } from '@domain-operators/reconcile';
 import type { Client, Connected, ControllerBuilder, ExternalResourceReconciler, ManagedKind, PartialObjectMetadata, ReconcileContext, Reconciler, SecretSource, StoreSource } from '@domain-operators/reconcile';
-import { kafkaConnections, kafkaUsers } from '../api/v1alpha1/index.ts';
+import { GROUP, kafkaConnections, kafkaUsers } from '../api/v1alpha1/index.ts';
 import type { KafkaConnection, KafkaUser } from '../api/v1alpha1/index.ts';
 import { effectiveUserQuotas } from '../kafka/quota-policy.ts';
 import { checkAclRules, resolveKafkaName, tenancyError } from '../kafka/tenancy.ts';
@@ -175,9 +175,11 @@ export class KafkaUserKind implements ManagedKind<KafkaUser, DesiredKafkaUser, O
       bootstrapServers: identity.connection.spec.bootstrapServers,
     };
     const fresh = credentialsSecret(user, { ...values, password: generatePassword('url-safe') });
-    const { secret: existing, created } = await ensureSecret({ client: this.#deps.client, secrets: this.#deps.secrets }, fresh, context.signal);
-    if (created) {
-      context.log.info({ secret: name }, 'generated the credentials Secret');
+    // `kafka.domain-operators.io/force-rotate: <token>` gives the Secret a new password once per token.
+    const rotation = forceRotation(user, GROUP, () => credentialData({ ...values, password: generatePassword('url-safe') }));
+    const { secret: existing, created, rotated } = await ensureSecret({ client: this.#deps.client, secrets: this.#deps.secrets }, fresh, context.signal, rotation);
+    if (created || rotated === true) {
+      context.log.info({ secret: name, ...(rotated === true && { rotatedFor: rotation.token }) }, created ? 'generated the credentials Secret' : 'generated a new password (force-rotate)');
       return;
     }
     if (!isControlledBy(existing, user.metadata.uid ?? '')) return;

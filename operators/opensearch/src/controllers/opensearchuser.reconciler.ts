@@ -15,6 +15,8 @@ import {
   coreTypes,
   credentialsSecretName,
   ensureSecret,
+  forceRotation,
+  rotationPending,
   generatePassword,
   isControlledBy,
   managedController,
@@ -30,8 +32,9 @@ import {
   requiredSecret,
   requiredSecretValue,
 } from '@domain-operators/reconcile';
-import type { SecretSource } from '@domain-operators/reconcile';
+import type { Rotation, SecretSource } from '@domain-operators/reconcile';
 import type { OpenSearchUser } from '../api/v1alpha1/index.ts';
+import { GROUP } from '../api/v1alpha1/common.ts';
 import { openSearchUsers } from '../api/v1alpha1/index.ts';
 import type { ObservedUser, UserPlan } from '../opensearch/security-plan.ts';
 import { planUser } from '../opensearch/security-plan.ts';
@@ -105,7 +108,11 @@ export async function userDesired(deps: UserDeps, object: OpenSearchUser, signal
   let secret: V1Secret;
   if (!source.generated) secret = await requiredSecret(deps.referenced, at, undefined, signal);
   else if (object.metadata.deletionTimestamp != null) secret = await requiredSecret(deps.generated, at, undefined, signal);
-  else secret = (await deps.generated.get(namespace, source.secretName, signal)) ?? (await createGeneratedSecret(deps, object, scope.name, source.secretName, signal));
+  else {
+    const rotation = forceRotation(object, GROUP, () => ({ username: scope.name, password: generatePassword('every-class') }));
+    const found = await deps.generated.get(namespace, source.secretName, signal);
+    secret = found !== undefined && !rotationPending(rotation, found) ? found : await ensureGeneratedSecret(deps, object, scope.name, source.secretName, rotation, signal);
+  }
   if (source.generated && !isControlledBy(secret, object.metadata.uid ?? '')) {
     throw new TerminalError(`Secret ${namespace}/${source.secretName} exists and does not belong to this OpenSearchUser; set passwordSecretRef to use it`, Reasons.secretConflict);
   }
@@ -122,9 +129,10 @@ export async function userDesired(deps: UserDeps, object: OpenSearchUser, signal
 
 /**
  * Creates `<name>-opensearch-credentials` with a password OpenSearch's rules accept (one character of each class),
- * or reads it when an earlier reconcile created it and the cache has not caught up.
+ * or reads it when an earlier reconcile created it and the cache has not caught up; gives it a new such password once
+ * per `opensearch.domain-operators.io/force-rotate` token (`rotation`, the runtime's `forceRotation`).
  */
-async function createGeneratedSecret(deps: UserDeps, user: OpenSearchUser, username: string, name: string, signal?: AbortSignal): Promise<V1Secret> {
+async function ensureGeneratedSecret(deps: UserDeps, user: OpenSearchUser, username: string, name: string, rotation: Rotation, signal?: AbortSignal): Promise<V1Secret> {
   const secret = ownedSecret({
     ownerType: openSearchUsers.type,
     owner: user,
@@ -132,7 +140,7 @@ async function createGeneratedSecret(deps: UserDeps, user: OpenSearchUser, usern
     managedBy: MANAGED_BY,
     stringData: { username, password: generatePassword('every-class') },
   });
-  return (await ensureSecret({ client: deps.client, secrets: deps.generated }, secret, signal)).secret;
+  return (await ensureSecret({ client: deps.client, secrets: deps.generated }, secret, signal, rotation)).secret;
 }
 
 /** The part of the OpenSearch API the adapter of internal users calls: its small interface, bound to the resource's connection. */

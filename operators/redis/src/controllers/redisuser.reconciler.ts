@@ -7,6 +7,7 @@ import type { V1Pod, V1Secret } from '@kubernetes/client-node';
 import {
   credentialsSecretName,
   ensureSecret,
+  forceRotation,
   generatePassword,
   isTerminalError,
   objectKey,
@@ -236,7 +237,9 @@ export class RedisUserReconciler implements Reconciler<RedisUser> {
       managedBy: 'redis-operator',
       stringData: { username: user.spec.username, password: (this.#deps.generatePassword ?? generatePassword)() },
     });
-    const ensured = await ensureSecret({ client: this.#deps.client, secrets: storeSecrets({ store: this.#deps.stores.secrets }) }, secret, signal);
+    // `redis.domain-operators.io/force-rotate: <token>` gives the generated Secret a new password once per token.
+    const rotation = forceRotation(user, GROUP, () => ({ username: user.spec.username, password: (this.#deps.generatePassword ?? generatePassword)() }));
+    const ensured = await ensureSecret({ client: this.#deps.client, secrets: storeSecrets({ store: this.#deps.stores.secrets }) }, secret, signal, rotation);
     return requiredSecretValue(ensured.secret, 'password');
   }
 
