@@ -153,6 +153,40 @@ describe('KafkaTopic, end to end', () => {
     await kafkaShows(() => checker.topic(kept), { partitions: 1, replicationFactor: 1 }, `topic ${kept}`);
   });
 
+  it('imports a topic another tool made, observe-only: its facts in status, nothing written to Kafka, nothing deleted with it; then adopted', async () => {
+    const theirs = `theirs-${id}`;
+    createdTopics.push(theirs);
+    await checker.createTopics([theirs], 3, { 'retention.ms': '3600000' });
+    const observeOnly = { 'kafka.domain-operators.io/observe-only': 'true' };
+    const resource = topicResource(teamNamespace, theirs, connection, { partitions: 6, deletionPolicy: 'Delete' });
+    await client.create(kafkaTopics.type, { ...resource, metadata: { namespace: teamNamespace, name: theirs, annotations: observeOnly } });
+    const imported = await waitForCondition(client, kafkaTopics.type, { namespace: teamNamespace, name: theirs }, 'Ready', 'True', 60_000);
+    expect(imported.status).toMatchObject({ externalName: `${connection}/${theirs}`, topicName: theirs, partitions: 3 });
+    expect(imported.status?.ownership).toBeUndefined();
+    const synced = imported.status?.conditions?.find((c) => c.type === 'Synced');
+    expect(synced).toMatchObject({ status: 'True', reason: 'Observed' });
+    expect(synced?.message).toContain('partitions');
+    expect(imported.metadata.finalizers ?? []).toEqual([]);
+    await kafkaShows(() => checker.topic(theirs), { partitions: 3, replicationFactor: 1 }, `topic ${theirs} untouched`);
+
+    // Observe-only, then adopted: the annotation swapped for adopt, the spec is applied (partitions 3 → 6).
+    await client.patch(kafkaTopics.type, { namespace: teamNamespace, name: theirs }, { type: 'merge', body: { metadata: { annotations: { 'kafka.domain-operators.io/observe-only': null, 'kafka.domain-operators.io/adopt': 'true' } } } });
+    await kafkaShows(() => checker.topic(theirs), { partitions: 6, replicationFactor: 1 }, `topic ${theirs} adopted and grown`);
+    await eventually(
+      async () => ((await client.get(kafkaTopics.type, { namespace: teamNamespace, name: theirs })).status?.ownership === 'Adopted' ? true : undefined),
+      { timeoutMs: 30_000, what: `KafkaTopic ${theirs} adopted` },
+    );
+  });
+
+  it('observe-only: a topic that does not exist is Ready=False/ExternalNotFound and is never created', async () => {
+    const absent = `absent-${id}`;
+    const resource = topicResource(teamNamespace, absent, connection);
+    await client.create(kafkaTopics.type, { ...resource, metadata: { namespace: teamNamespace, name: absent, annotations: { 'kafka.domain-operators.io/observe-only': 'true' } } });
+    await waitForReason(client, kafkaTopics.type, { namespace: teamNamespace, name: absent }, { type: 'Ready', status: 'False', reason: 'ExternalNotFound' });
+    expect(await checker.topic(absent)).toBeUndefined();
+    await client.delete(kafkaTopics.type, { namespace: teamNamespace, name: absent });
+  });
+
   it('applies the tenancy prefix and refuses a name outside it and a namespace the connection does not select, creating nothing', async () => {
     const prefixed = `${teamNamespace}.payments`;
     const stolen = `other.stolen-${id}`;

@@ -40,6 +40,10 @@ export const Reasons = {
   available: 'Available',
   /** `Synced=False`: the paused annotation stops all external calls (or keeps a delete from cleaning up). */
   paused: 'Paused',
+  /** `Synced=True` of an observe-only resource: the external object was read into status; nothing was written. */
+  observed: 'Observed',
+  /** `Ready=False` of an observe-only resource: its external object does not exist (it is never created). Retried. */
+  externalNotFound: 'ExternalNotFound',
   /** The default reason of a `TerminalError` that was given none. */
   terminalError: 'TerminalError',
 

@@ -108,6 +108,8 @@ export const ExternalConditions = {
   reconcileError: Reasons.reconcileError,
   available: Reasons.available,
   paused: Reasons.paused,
+  observed: Reasons.observed,
+  externalNotFound: Reasons.externalNotFound,
   alreadyExists: Reasons.alreadyExists,
   resourceConflict: Reasons.resourceConflict,
   externalNameChanged: Reasons.externalNameChanged,
@@ -244,6 +246,8 @@ const MIN_DRIFT_CHECK_INTERVAL_MS = 10_000;
  *    no finalizer (one left from a former `Delete` is removed) and neither it nor its namespace ever waits for this
  *    operator to be deleted. (A resource switched to `Delete` gets the finalizer at its next reconcile; deleted
  *    before that, it leaves the external object, as `Retain` would.)
+ * 2a. `<prefix>/observe-only: "true"`: connect and observe only, never create, update or delete; no finalizer, no
+ *    name claimed (see {@link ExternalResourceReconciler} `#observeOnly`).
  * 3. On deletion under the finalizer: `Delete` deletes the external object only if this resource owns it; `Retain`
  *    leaves it.
  *
@@ -304,6 +308,7 @@ export class ExternalResourceReconciler<T extends KubernetesObject, D, O, C = un
     const object = this.#withOwnWrites(cached);
     const attempt: Attempt<T, C> = { object, context };
     const paused = this.#annotation(object, 'paused') === 'true';
+    const observeOnly = isObserveOnly(object, this.#options.annotationPrefix);
     const deleting = object.metadata?.deletionTimestamp != null;
     if (paused && !deleting) {
       const message = `reconciliation is paused by the annotation ${this.#options.annotationPrefix}/paused; remove it to resume`;
@@ -315,14 +320,48 @@ export class ExternalResourceReconciler<T extends KubernetesObject, D, O, C = un
       });
       return Result.done();
     }
-    if (!deleting && this.#deletionPolicy(object) === 'Retain') {
+    // Nothing to clean up: Retain leaves the external object, and an observe-only resource never touches it.
+    if (!deleting && (observeOnly || this.#deletionPolicy(object) === 'Retain')) {
       const released = await this.#deps.finalizer.release(object);
-      return this.#apply({ object: this.#withOwnWrites(released), context });
+      const attempt = { object: this.#withOwnWrites(released), context };
+      return observeOnly ? this.#observeOnly(attempt) : this.#apply(attempt);
     }
     return this.#deps.finalizer.run(object, {
       apply: (current) => this.#apply({ object: current, context }),
-      cleanup: (current) => (paused ? this.#cleanupPaused({ object: current, context }) : this.#cleanup({ object: current, context })),
+      cleanup: (current) => (paused ? this.#cleanupPaused({ object: current, context }) : observeOnly ? Promise.resolve(Result.done()) : this.#cleanup({ object: current, context })),
     });
+  }
+
+  /**
+   * Observe-only (`<prefix>/observe-only: "true"`, crossplane's `managementPolicies: [Observe]`): reads the external
+   * object into status and never creates, updates or deletes it, nor claims its name. Exists: `Synced=True/Observed`
+   * (the message lists how it differs from the spec), `Ready=True`, the adapter's fields. Missing: `Ready=False/
+   * ExternalNotFound`, retried at the drift-check interval (another tool may create it).
+   */
+  async #observeOnly(attempt: Attempt<T, C>): Promise<Result> {
+    try {
+      const { externalName, desired } = await this.#options.connect(attempt.object);
+      const observation = await this.#deps.adapter.observe(desired, this.#contextFor(attempt, externalName));
+      if (!observation.exists) {
+        const message = `${externalName} does not exist; this resource is observe-only and never creates it`;
+        await this.#writeStatus(attempt, {
+          conditions: [condition(ExternalConditions.synced, 'False', ExternalConditions.externalNotFound, message), condition(ExternalConditions.ready, 'False', ExternalConditions.externalNotFound, message)],
+          fields: { externalName },
+          progress: reconciling(ExternalConditions.externalNotFound, message),
+        });
+        return this.#requeue(attempt);
+      }
+      this.#report(attempt, observation.status);
+      const message = observation.upToDate ? 'observed; it matches the spec' : `observed; it differs from the spec: ${summarise(observation.diff)}`;
+      await this.#writeStatus(attempt, {
+        conditions: [condition(ExternalConditions.synced, 'True', ExternalConditions.observed, truncate(message)), condition(ExternalConditions.ready, 'True', ExternalConditions.available, '')],
+        fields: { externalName },
+      });
+      return this.#requeue(attempt);
+    } catch (err) {
+      await this.#recordFailure(attempt, err);
+      throw err;
+    }
   }
 
   async #apply(attempt: Attempt<T, C>): Promise<Result> {
@@ -579,7 +618,9 @@ export class ExternalResourceReconciler<T extends KubernetesObject, D, O, C = un
 
   #winner(object: T, externalName: string): T {
     const uid = uidOf(object);
-    const claimants = [object, ...this.#deps.claims.claimants(externalName).filter((c) => uidOf(c) !== uid).map((c) => this.#withOwnWrites(c))];
+    // An observe-only resource never writes, so it claims nothing.
+    const others = this.#deps.claims.claimants(externalName).filter((c) => uidOf(c) !== uid && !isObserveOnly(c, this.#options.annotationPrefix));
+    const claimants = [object, ...others.map((c) => this.#withOwnWrites(c))];
     // A claim in the ledger counts as managing, as a `CreatePending` in status does: its create may have happened.
     const manages = (c: T): boolean => this.#claimOf(c)?.externalName === externalName || this.#deps.createClaims?.holds(uidOf(c), externalName) === true;
     return claimWinner(claimants, manages) ?? object;
@@ -622,6 +663,11 @@ export class ExternalResourceReconciler<T extends KubernetesObject, D, O, C = un
   #annotation(object: T, name: string): string | undefined {
     return object.metadata?.annotations?.[`${this.#options.annotationPrefix}/${name}`];
   }
+}
+
+/** Whether `object` carries `<prefix>/observe-only: "true"`. */
+function isObserveOnly(object: KubernetesObject, prefix: string): boolean {
+  return object.metadata?.annotations?.[`${prefix}/observe-only`] === 'true';
 }
 
 /** Synced and Ready both False, and stalled, for a refusal that touched nothing (AlreadyExists, ResourceConflict). */
