@@ -247,7 +247,7 @@ const MIN_DRIFT_CHECK_INTERVAL_MS = 10_000;
  *    operator to be deleted. (A resource switched to `Delete` gets the finalizer at its next reconcile; deleted
  *    before that, it leaves the external object, as `Retain` would.)
  * 2a. `<prefix>/observe-only: "true"`: connect and observe only, never create, update or delete; no finalizer, no
- *    name claimed (see {@link ExternalResourceReconciler} `#observeOnly`).
+ *    name claimed; `Synced=True/Observed` and `Ready=True` while the object exists, `ExternalNotFound` while not.
  * 3. On deletion under the finalizer: `Delete` deletes the external object only if this resource owns it; `Retain`
  *    leaves it.
  *
