@@ -1,8 +1,8 @@
 // KafkaTopic end to end: the operator runs as a process authenticated as its chart's ServiceAccount; the scenarios
 // are driven only through the Kubernetes API and checked in Kafka with an independent admin client.
-import { adminClient, eventually, freshNamespace, randomSuffix, startOperator, waitForCondition } from '@domain-operators/e2e-harness';
+import { adminClient, eventually, freshNamespace, kstatus, randomSuffix, startOperator, waitForCondition } from '@domain-operators/e2e-harness';
 import type { OperatorProcess } from '@domain-operators/e2e-harness';
-import { kafkaTopics } from './api.ts';
+import { kafkaConnections, kafkaTopics } from './api.ts';
 import type { KafkaTopic } from './api.ts';
 import type { Client } from '@domain-operators/reconcile';
 import type { KafkaInfo } from '@domain-operators/testenv';
@@ -176,6 +176,22 @@ describe('KafkaTopic, end to end', () => {
       async () => ((await client.get(kafkaTopics.type, { namespace: teamNamespace, name: theirs })).status?.ownership === 'Adopted' ? true : undefined),
       { timeoutMs: 30_000, what: `KafkaTopic ${theirs} adopted` },
     );
+  });
+
+  it('leaves names the connection ignores (spec.ignoredNames) to the other tool: IgnoredName, Failed for kstatus, nothing created', async () => {
+    const legacy = `legacy-${id}-orders`;
+    await client.patch(kafkaConnections.type, { namespace: undefined, name: connection }, { type: 'merge', body: { spec: { ignoredNames: [`legacy-${id}-*`] } } });
+    try {
+      await client.create(kafkaTopics.type, topicResource(teamNamespace, legacy, connection));
+      const message = await waitForReason(client, kafkaTopics.type, { namespace: teamNamespace, name: legacy }, { type: 'Ready', status: 'False', reason: 'IgnoredName' });
+      expect(message).toContain(`matches the ignored name "legacy-${id}-*" of KafkaConnection "${connection}"`);
+      expect(await checker.topic(legacy)).toBeUndefined();
+      const live = await client.get(kafkaTopics.type, { namespace: teamNamespace, name: legacy });
+      expect((await kstatus([live]))[0]?.status).toBe('Failed');
+      await client.delete(kafkaTopics.type, { namespace: teamNamespace, name: legacy });
+    } finally {
+      await client.patch(kafkaConnections.type, { namespace: undefined, name: connection }, { type: 'merge', body: { spec: { ignoredNames: null } } });
+    }
   });
 
   it('observe-only: a topic that does not exist is Ready=False/ExternalNotFound and is never created', async () => {

@@ -146,6 +146,7 @@ export type {
 } from './crd/crd.ts';
 export { conditionColumn } from './crd/condition-column.ts';
 export { ConditionSchema, conditionsField, externalResourceStatusFields } from './crd/status-schema.ts';
+export { ignoredNamesField } from './crd/ignored-names-schema.ts';
 export type { ConditionColumnOptions } from './crd/condition-column.ts';
 export { CrdError, immutable, toStructuralSchema } from './crd/crd-schema.ts';
 export type { StructuralSchema, ValidationRule } from './crd/crd-schema.ts';
@@ -237,6 +238,7 @@ export type { ConnectionClaimIndex, ConnectionClaimIndexDeps } from './connectio
 export { managedResourceDeps } from './connection/managed-deps.ts';
 export type { ManagedKindParts, ManagedProcessParts, ManagedSystem } from './connection/managed-deps.ts';
 export { dependentsBy, managedController, workersFor } from './connection/managed-controller.ts';
+export { assertNotIgnored, ignoringPattern } from './connection/ignored-names.ts';
 export type { ManagedConnections, ManagedControllerDeps, ManagedKind } from './connection/managed-controller.ts';
 export { CONNECTED, ConnectionReconciler } from './connection/connection-reconciler.ts';
 export type { ConnectionCheck, ConnectionHealth, ConnectionReconcilerDeps, ConnectionReconcilerOptions } from './connection/connection-reconciler.ts';

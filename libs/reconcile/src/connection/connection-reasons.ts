@@ -18,6 +18,11 @@ export const ConnectionReasons = {
    * connection or its namespace's labels.
    */
   tenancyViolation: 'TenancyViolation',
+  /**
+   * The dependent's name matches the connection's `spec.ignoredNames`: another tool manages that object, and nothing
+   * is created, changed or deleted. Waits for a change of the dependent or its connection.
+   */
+  ignoredName: 'IgnoredName',
 } as const;
 
 /** One of {@link ConnectionReasons}. */

@@ -22,6 +22,8 @@ import type { CreateClaims } from '../external/create-claims.ts';
 import type { Connected } from '../external/external-resource.ts';
 import { ExternalResourceReconciler } from '../external/external-resource.ts';
 import { connectionClaimIndex } from './claim-index.ts';
+import { parseConnectionExternalName } from './external-name.ts';
+import { assertNotIgnored, ignoringPattern } from './ignored-names.ts';
 import type { ConnectionDependent, ConnectionObject, StoreSource } from './connection-object.ts';
 import { byConnectionRef, CONNECTION_INDEX, watchConnectionDependents } from './dependents.ts';
 import { managedResourceDeps } from './managed-deps.ts';
@@ -36,6 +38,8 @@ export interface ManagedConnections<C> {
   assertUsable(name: string): void;
   /** The client of the connection an external name `<connection>/<name>` is on (`ConnectionKit.clientOf`). */
   clientOf(externalName: string, signal?: AbortSignal): Promise<C>;
+  /** The connection's `spec.ignoredNames` (see ignored-names.ts); empty when it names none or is not cached. */
+  ignoredNames(name: string): readonly string[];
 }
 
 /** What every managed controller of one operator shares. */
@@ -115,7 +119,7 @@ export function managedController<T extends ConnectionDependent, D, O, C, K exte
   const external = new ExternalResourceReconciler<T, D, O, C>(
     managedResourceDeps(system, deps, {
       type: kind.type,
-      adapter: kind.adapter,
+      adapter: leavingIgnoredNames(kind.adapter, connections),
       claims,
       ...(kind.finalizer !== undefined && { finalizer: kind.finalizer }),
       ...(kind.noun !== undefined && { noun: kind.noun }),
@@ -125,7 +129,9 @@ export function managedController<T extends ConnectionDependent, D, O, C, K exte
       annotationPrefix: system.group,
       connect: async (object) => {
         const connected = await kind.connect(object);
-        connections.assertUsable(object.spec.connectionRef.name);
+        const connection = object.spec.connectionRef.name;
+        assertNotIgnored(connections.ignoredNames(connection), connected.externalName, system.connectionKind);
+        connections.assertUsable(connection);
         return connected;
       },
       client: (externalName, signal) => connections.clientOf(externalName, signal),
@@ -143,6 +149,30 @@ export function managedController<T extends ConnectionDependent, D, O, C, K exte
   });
   kind.watches?.(builder, own);
   return builder.complete(kind.around?.(external) ?? external, { indexers });
+}
+
+/**
+ * `adapter`, except that a delete of an object whose name the connection now ignores leaves it in place (it was
+ * created before the pattern was added; another tool manages it now). Every other call is refused before it is made,
+ * by the connect step.
+ */
+function leavingIgnoredNames<T extends ConnectionDependent, D, O, C>(adapter: ExternalAdapter<T, D, O, C>, connections: ManagedConnections<C>): ExternalAdapter<T, D, O, C> {
+  const intent = adapter.intent?.bind(adapter);
+  return {
+    observe: (desired, context) => adapter.observe(desired, context),
+    create: (desired, context) => adapter.create(desired, context),
+    update: (desired, observed, context) => adapter.update(desired, observed, context),
+    delete: async (target, context) => {
+      const { connection, name } = parseConnectionExternalName(target.externalName);
+      if (ignoringPattern(connections.ignoredNames(connection), name) !== undefined) {
+        context.log.info({ externalName: target.externalName }, 'the connection now ignores this name: releasing the resource and leaving the object');
+        return;
+      }
+      await adapter.delete(target, context);
+    },
+    ...(intent === undefined ? {} : { intent }),
+    ...(adapter.marksCreator === true ? { marksCreator: true } : {}),
+  };
 }
 
 /** The worker count of a kind: the shared setting, raised to `minWorkers` and capped at `maxWorkers`. Pure. */

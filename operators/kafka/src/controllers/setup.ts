@@ -117,6 +117,7 @@ export function kafkaControllers(deps: KafkaControllersDeps, options: KafkaContr
         resolver.assertUsable(resolver.connection(name));
       },
       clientOf: (externalName, signal) => resolver.clientsOf(externalName, signal),
+      ignoredNames: (name) => connections.store.get(name)?.spec.ignoredNames ?? [],
     },
     ...(deps.priority !== undefined && { priority: deps.priority }),
   };

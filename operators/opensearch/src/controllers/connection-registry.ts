@@ -64,8 +64,10 @@ export interface ConnectionRegistryOptions {
 export class ConnectionRegistry implements Connections {
   readonly #kit: ConnectionKit<OpenSearchConnection, OpenSearchApi>;
   readonly #clients: ClientCache<OpenSearchApi>;
+  readonly #connections: StoreSource<OpenSearchConnection>;
 
   constructor(deps: ConnectionRegistryDeps, options: ConnectionRegistryOptions = {}) {
+    this.#connections = deps.connections;
     this.#clients = new ClientCache<OpenSearchApi>({ close: (api) => api.close(), ...(deps.log === undefined ? {} : { log: deps.log }) });
     this.#kit = new ConnectionKit(deps, openSearchConnectionKind(deps, options, this.#clients));
   }
@@ -80,6 +82,11 @@ export class ConnectionRegistry implements Connections {
 
   async api(name: string): Promise<OpenSearchApi> {
     return this.#kit.client(this.connection(name));
+  }
+
+  /** The connection's `spec.ignoredNames`; empty when it names none or is not cached. */
+  ignoredNames(name: string): readonly string[] {
+    return this.#connections.store.get(name)?.spec.ignoredNames ?? [];
   }
 
   /** The API client of the connection an external name `<connection>/<name>` is on; rejects like {@link Connections.api}. */

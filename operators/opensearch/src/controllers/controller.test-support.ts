@@ -227,6 +227,7 @@ export function fakeConnections(api: OpenSearchApi, namespaces: readonly string[
     assertUsable: () => undefined,
     api: () => Promise.resolve(api),
     clientOf: () => Promise.resolve(api),
+    ignoredNames: () => [],
     tenancy: (_connection, namespace): Tenancy => {
       const result = tenancyFor({ indexPrefix: '{namespace}-' }, namespace, namespaces);
       if (!result.ok) throw new Error(result.violation.message);

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
-import { conditionColumn, defineCustomResource, READY_CONDITION } from '@domain-operators/reconcile';
+import { conditionColumn, defineCustomResource, ignoredNamesField, READY_CONDITION } from '@domain-operators/reconcile';
 import type { ResourceOf } from '@domain-operators/reconcile';
 import { ConditionsField, GROUP, LabelSelectorSchema, ObservedGenerationField, VERSION } from './common.ts';
 import { userQuotaFields, withinRule } from './quotas.ts';
@@ -55,6 +55,7 @@ export const KafkaConnectionSpec = Type.Object(
         { description: 'SASL login of the operator; absent for a cluster without authentication.' },
       ),
     ),
+    ignoredNames: Type.Optional(ignoredNamesField('Kafka', 'topics and usernames')),
     tenancy: Type.Optional(
       Type.Object(
         {

@@ -1,4 +1,4 @@
-import { defineCustomResource } from '@domain-operators/reconcile';
+import { defineCustomResource, ignoredNamesField } from '@domain-operators/reconcile';
 import type { ResourceOf } from '@domain-operators/reconcile';
 import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
@@ -38,6 +38,7 @@ export const OpenSearchConnectionSpec = Type.Object(
         { description: 'TLS settings for https URLs.' },
       ),
     ),
+    ignoredNames: Type.Optional(ignoredNamesField('OpenSearch', 'indices, templates, roles, users, action groups, tenants, data streams, repositories')),
     tenancy: Type.Optional(
       Type.Object(
         {
