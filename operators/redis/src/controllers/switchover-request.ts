@@ -9,7 +9,7 @@
  * held, a member whose replication offset has not reached the primary's would lose acknowledged writes if promoted,
  * so it is refused after the hold ({@link fencedLag}).
  */
-import type { MemberRole } from '../redis/types.ts';
+import type { MemberRole } from '../api/v1alpha1/index.ts';
 
 /** The annotation: the Pod name of the member to promote, or `best` for the best linked replica. */
 export const SWITCHOVER_ANNOTATION = 'redis.domain-operators.io/switchover';

@@ -30,7 +30,8 @@
 import { MEMBER_REASONS } from './errors.ts';
 import type { MemberInfo, ReplicationInfo } from './info.ts';
 import { CONDITION_TYPES } from './types.ts';
-import type { MemberRole, RedisMemberStatus, RoleLabel } from './types.ts';
+import type { MemberRole, RedisMemberStatus } from '../api/v1alpha1/index.ts';
+import type { RoleLabel } from './types.ts';
 
 /** Where a member listens. */
 export interface MemberAddress {

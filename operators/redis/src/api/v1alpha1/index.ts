@@ -8,7 +8,7 @@ export { GROUP, VERSION } from './common.ts';
 export { BACKUP_PHASES, BackupDestinationSchema, redisBackups, S3DestinationSchema, VolumeDestinationSchema } from './redisbackup.ts';
 export type { BackupDestination, RedisBackup, RedisBackupSpec, RedisBackupStatus, VolumeDestination } from './redisbackup.ts';
 export { MANAGED_CONFIG_KEYS, redisReplications } from './redisreplication.ts';
-export type { RedisReplication, RedisReplicationSpec, RedisReplicationStatus } from './redisreplication.ts';
+export type { MemberRole, RedisMemberStatus, RedisReplication, RedisReplicationSpec, RedisReplicationStatus } from './redisreplication.ts';
 export type { RestoreSpec } from './restore.ts';
 export { redisUsers } from './redisuser.ts';
 export type { RedisUser, RedisUserSpec } from './redisuser.ts';
