@@ -8,8 +8,7 @@ import { containerHostPid } from '@domain-operators/testenv';
 import { Redis } from 'ioredis';
 import { redisReplications } from '../src/api/v1alpha1/index.ts';
 import type { RedisReplication } from '../src/api/v1alpha1/index.ts';
-import { CONTAINER_NAME, INTERNAL_KEYS, objectNames, OPERATOR_USERNAME, REPLICATION_LABEL } from '../src/redis/manifests.ts';
-import { ROLE_LABEL } from '../src/redis/types.ts';
+import { CONTAINER_NAME, INTERNAL_KEYS, objectNames, OPERATOR_USERNAME, REPLICATION_LABEL, ROLE_LABEL } from '../src/redis/manifests.ts';
 
 /** One RedisReplication under measurement. */
 export interface Target {

@@ -3,8 +3,8 @@
  */
 import type { ReplicationClient } from '../redis/client.ts';
 import type { MemberAddress, MemberObservation } from '../redis/topology.ts';
-import { ROLE_LABEL } from '../redis/types.ts';
-import type { RoleLabel } from '../redis/types.ts';
+import { ROLE_LABEL } from '../redis/manifests.ts';
+import type { RoleLabel } from '../redis/manifests.ts';
 import type { MemberPod } from './members.ts';
 import { podAddress } from './members.ts';
 

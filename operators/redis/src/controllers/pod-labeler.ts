@@ -4,8 +4,8 @@
 import { coreTypes } from '@domain-operators/reconcile';
 import type { Client } from '@domain-operators/reconcile';
 import type { RoleLabeler } from '../redis/execute.ts';
-import { ROLE_LABEL } from '../redis/types.ts';
-import type { RoleLabel } from '../redis/types.ts';
+import { ROLE_LABEL } from '../redis/manifests.ts';
+import type { RoleLabel } from '../redis/manifests.ts';
 import { FIELD_MANAGER } from './apply.ts';
 
 /** A {@link RoleLabeler} that merge-patches `ROLE_LABEL` on Pods of one namespace. Each call is one patch. */

@@ -9,9 +9,8 @@ import type { AclUserInfo } from '../redis/acl.ts';
 import type { RedisMemberClient } from '../redis/client.ts';
 import type { MemberInfo } from '../redis/info.ts';
 import type { MemberAddress } from '../redis/topology.ts';
-import { CONTAINER_NAME, INTERNAL_KEYS, objectNames, REPLICATION_LABEL } from '../redis/manifests.ts';
-import { ROLE_LABEL } from '../redis/types.ts';
-import type { RoleLabel } from '../redis/types.ts';
+import { CONTAINER_NAME, INTERNAL_KEYS, objectNames, REPLICATION_LABEL, ROLE_LABEL } from '../redis/manifests.ts';
+import type { RoleLabel } from '../redis/manifests.ts';
 import { REVISION_LABEL } from './rollout.ts';
 
 /** One write, in order: a Kubernetes request or a Redis command on a member (by host). */

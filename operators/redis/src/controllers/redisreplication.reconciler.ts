@@ -30,10 +30,9 @@ import {
   TEMPLATE_HASH_ANNOTATION,
 } from '../redis/manifests.ts';
 import type { StatefulSetInput } from '../redis/manifests.ts';
-import { decideTopology, INITIAL_MEMORY } from '../redis/topology.ts';
+import { CONDITION_TYPES, decideTopology, INITIAL_MEMORY } from '../redis/topology.ts';
 import type { FailoverSettings, TopologyDecision, TopologyMemory } from '../redis/topology.ts';
 import type { MemberInfo } from '../redis/info.ts';
-import { CONDITION_TYPES } from '../redis/types.ts';
 import { applyIfChanged, canonicalJson } from './apply.ts';
 import { AppliedMemory } from './applied-memory.ts';
 import { kinds, USERS_BY_REPLICATION } from './kinds.ts';

@@ -4,8 +4,7 @@
 import type { ConditionUpdate } from '@domain-operators/reconcile';
 import { MEMBER_REASONS } from '../redis/errors.ts';
 import type { TopologyDecision } from '../redis/topology.ts';
-import { TOPOLOGY_REASONS } from '../redis/topology.ts';
-import { CONDITION_TYPES } from '../redis/types.ts';
+import { CONDITION_TYPES, TOPOLOGY_REASONS } from '../redis/topology.ts';
 import type { MemberInfo } from '../redis/info.ts';
 import type { MemberRefusal } from './member-refusal.ts';
 

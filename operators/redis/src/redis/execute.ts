@@ -3,7 +3,7 @@
  */
 import type { ReplicationClient } from './client.ts';
 import type { MemberAddress, TopologyAction } from './topology.ts';
-import type { RoleLabel } from './types.ts';
+import type { RoleLabel } from './manifests.ts';
 
 /** Sets the role label of a Pod (the reconciler patches the Pod; tests record it). */
 export interface RoleLabeler {

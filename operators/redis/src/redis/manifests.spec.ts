@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RedisReplication } from '../api/v1alpha1/index.ts';
-import { INTERNAL_KEYS, primaryServiceFor, replicasServiceFor, REPLICATION_USERNAME, statefulSetFor, podDisruptionBudgetFor, internalSecretFor } from './manifests.ts';
+import { INTERNAL_KEYS, primaryServiceFor, replicasServiceFor, REPLICATION_USERNAME, ROLE_LABEL, statefulSetFor, podDisruptionBudgetFor, internalSecretFor } from './manifests.ts';
 import { memberProbeCommand } from './probe.ts';
-import { ROLE_LABEL } from './types.ts';
 
 const rr: RedisReplication = {
   apiVersion: 'redis.domain-operators.io/v1alpha1',

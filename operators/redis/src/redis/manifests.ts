@@ -36,10 +36,13 @@ import type { RestorePlan } from '../agent/restore-plan.ts';
 import type { AgentImage } from '../config.ts';
 import { CONFIG_DIR, DATA_DIR, REDIS_PORT, REPLICATION_AUTH_FILE, REPLICATION_PASSWORD_FILE, SECRET_DIR } from './config-file.ts';
 import { memberProbes } from './probe.ts';
-import { ROLE_LABEL } from './types.ts';
 
 /** Label naming the RedisReplication a member Pod (and every owned object) belongs to. */
 export const REPLICATION_LABEL = 'redis.domain-operators.io/replication';
+/** The member Pod label that the primary Service selects on (`primary` or `replica`). */
+export const ROLE_LABEL = 'redis.domain-operators.io/role';
+/** Values of {@link ROLE_LABEL}. */
+export type RoleLabel = 'primary' | 'replica';
 /** `app.kubernetes.io/managed-by` value of every object the operator creates. */
 export const MANAGED_BY = 'redis-operator';
 /** Pod template annotation whose change (a static config change) restarts the members. */

@@ -11,7 +11,7 @@ import type { RoleLabeler } from './execute.ts';
 import { appConnection, hostOctets, LocalRedis, randomUsers } from './local-redis.test-support.ts';
 import { decideTopology, INITIAL_MEMORY } from './topology.ts';
 import type { FailoverSettings, MemberAddress, MemberObservation, TopologyDecision, TopologyMemory } from './topology.ts';
-import type { RoleLabel } from './types.ts';
+import type { RoleLabel } from './manifests.ts';
 
 const FAILOVER: FailoverSettings = { enabled: true, downAfterMilliseconds: 1_000 };
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { MemberInfo } from './info.ts';
 import { decideTopology, INITIAL_MEMORY } from './topology.ts';
 import type { FailoverSettings, MemberObservation, TopologyAction, TopologyDecision, TopologyMemory } from './topology.ts';
-import type { RoleLabel } from './types.ts';
+import type { RoleLabel } from './manifests.ts';
 
 const PORT = 6379;
 const ip = (ordinal: number): string => `10.0.0.${ordinal + 10}`;

@@ -27,11 +27,11 @@
  * 6. A failover stays in progress until a step needs no action and every reachable member replicates from the
  *    new primary with its link up.
  */
+import { READY_CONDITION } from '@domain-operators/reconcile';
+import type { MemberRole, RedisMemberStatus } from '../api/v1alpha1/index.ts';
 import { MEMBER_REASONS } from './errors.ts';
 import type { MemberInfo, ReplicationInfo } from './info.ts';
-import { CONDITION_TYPES } from './types.ts';
-import type { MemberRole, RedisMemberStatus } from '../api/v1alpha1/index.ts';
-import type { RoleLabel } from './types.ts';
+import type { RoleLabel } from './manifests.ts';
 
 /** Where a member listens. */
 export interface MemberAddress {
@@ -165,6 +165,13 @@ export interface TopologyDecision {
   /** With `requeueAfterMs`: how long this step waited for the primary's answer (see {@link MemberObservation.unansweredForMs}). */
   readonly primaryAskMs?: number;
 }
+
+/** The condition types of a RedisReplication that a topology step computes. */
+export const CONDITION_TYPES = {
+  ready: READY_CONDITION,
+  degraded: 'Degraded',
+  failoverInProgress: 'FailoverInProgress',
+} as const;
 
 /** Condition reasons this module reports. */
 export const TOPOLOGY_REASONS = {

@@ -153,8 +153,7 @@ export const RedisReplicationSpec = Type.Object(
   },
 );
 
-/** One member of `status.members`, as the operator observes it. */
-export const MemberSchema = Type.Object(
+const MemberSchema = Type.Object(
   {
     pod: Type.String({ description: 'The Pod name.' }),
     role: Type.Union([Type.Literal('primary'), Type.Literal('replica'), Type.Literal('unknown')], { description: 'The role the member reports; unknown while it does not answer.' }),
@@ -219,7 +218,7 @@ export type RedisReplication = ResourceOf<typeof redisReplications>;
 export type RedisReplicationSpec = Static<typeof RedisReplicationSpec>;
 /** A RedisReplication's status. */
 export type RedisReplicationStatus = Static<typeof RedisReplicationStatus>;
-/** One member in `RedisReplication.status.members`. */
+/** One member in `status.members`. */
 export type RedisMemberStatus = Static<typeof MemberSchema>;
 /** A member's role as Redis reports it; `unknown` while the member cannot be asked. */
 export type MemberRole = RedisMemberStatus['role'];
