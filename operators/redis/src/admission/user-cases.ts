@@ -4,11 +4,12 @@
 // Redis server: the operator's reserved users and rules it never applies (reset, passwords written as rules, unknown
 // categories). Data only.
 import type { AdmissionCase, AdmissionCaseTable } from '@domain-operators/reconcile';
+import type { RedisUserSpec } from '../api/v1alpha1/index.ts';
 
 /** One case: a RedisUser's username and rules, and the verdict. */
-export type RedisUserCase = AdmissionCase<{ readonly replicationRef: { readonly name: string }; readonly username: string; readonly rules: readonly string[] }> & { readonly kind: 'RedisUser' };
+export type RedisUserCase = AdmissionCase<Pick<RedisUserSpec, 'replicationRef' | 'username' | 'rules'>> & { readonly kind: 'RedisUser' };
 
-const user = (title: string, username: string, rules: readonly string[], refused?: string): RedisUserCase => ({
+const user = (title: string, username: string, rules: string[], refused?: string): RedisUserCase => ({
   title,
   kind: 'RedisUser',
   name: 'u',

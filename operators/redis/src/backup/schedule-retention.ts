@@ -12,6 +12,7 @@
  * - `maxAge` deletes backups whose slot is older than it, except the newest `Succeeded` one: a schedule whose
  *   backups fail for longer than `maxAge` keeps its last good one.
  */
+import type { RedisBackupStatus } from '../api/v1alpha1/index.ts';
 
 /** A backup of the schedule, as retention sees it. */
 export interface ScheduledBackup {
@@ -19,7 +20,7 @@ export interface ScheduledBackup {
   readonly uid: string;
   /** Its slot (from its annotation). */
   readonly slot: Date;
-  readonly phase: 'Pending' | 'Running' | 'Succeeded' | 'Failed' | undefined;
+  readonly phase: RedisBackupStatus['phase'];
 }
 
 /** `spec.backup.retention`, with `maxAge` in milliseconds. Neither set: nothing is deleted. */

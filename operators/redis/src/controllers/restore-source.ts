@@ -3,7 +3,7 @@
  * A `backupRef` is read from its RedisBackup (it must have Succeeded: its location and sha256 are the plan's).
  */
 import type { V1StatefulSet } from '@kubernetes/client-node';
-import type { RedisBackup, RedisReplication } from '../api/v1alpha1/index.ts';
+import type { BackupDestination, RedisBackup, RedisReplication } from '../api/v1alpha1/index.ts';
 import { RESTORE_CONTAINER_NAME, RESTORE_ENV } from '../agent/restore-plan.ts';
 import type { RestorePlan } from '../agent/restore-plan.ts';
 import type { AgentImage } from '../config.ts';
@@ -77,7 +77,7 @@ export function doneRestoreMount(rr: RedisReplication, current: V1StatefulSet | 
   return { agent: agentImage, ...(s3 !== undefined && { s3Credentials: s3CredentialsOf(s3.credentialsSecretRef) }) };
 }
 
-function s3CredentialsOf(ref: { readonly name: string; readonly accessKeyIdKey?: string; readonly secretAccessKeyKey?: string }): NonNullable<RestoreMount['s3Credentials']> {
+function s3CredentialsOf(ref: NonNullable<BackupDestination['s3']>['credentialsSecretRef']): NonNullable<RestoreMount['s3Credentials']> {
   return { name: ref.name, accessKeyIdKey: ref.accessKeyIdKey ?? 'accessKeyId', secretAccessKeyKey: ref.secretAccessKeyKey ?? 'secretAccessKey' };
 }
 
@@ -113,8 +113,7 @@ async function resolveSource(rr: RedisReplication, deps: ResolveRestoreDeps): Pr
   if (status?.phase !== 'Succeeded' || status.sha256 === undefined || status.location === undefined) {
     return { reason: 'RestoreSourceUnavailable', message: `RedisBackup ${name} has not Succeeded (phase ${status?.phase ?? 'none'}): nothing is started until it has` };
   }
-  // Written so that it holds whether or not this API version's RedisBackup has a volume destination.
-  const destination: { readonly s3?: RedisBackup['spec']['destination']['s3']; readonly volume?: { readonly claimName: string } } = backup.spec.destination;
+  const destination = backup.spec.destination;
   const cannot: RestoreBlocked = { reason: 'RestoreSourceUnavailable', message: `RedisBackup ${name} has a location this operator cannot restore from: ${status.location}` };
   const volume = destination.volume;
   if (volume !== undefined) {

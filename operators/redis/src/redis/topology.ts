@@ -28,7 +28,7 @@
  *    new primary with its link up.
  */
 import { READY_CONDITION } from '@domain-operators/reconcile';
-import type { MemberRole, RedisMemberStatus } from '../api/v1alpha1/index.ts';
+import type { MemberRole, RedisMemberStatus, RedisReplicationSpec } from '../api/v1alpha1/index.ts';
 import { MEMBER_REASONS } from './errors.ts';
 import type { MemberInfo, ReplicationInfo } from './info.ts';
 import type { RoleLabel } from './manifests.ts';
@@ -60,11 +60,8 @@ export interface MemberObservation {
   readonly unansweredForMs?: number;
 }
 
-/** Failover settings with defaults applied. */
-export interface FailoverSettings {
-  readonly enabled: boolean;
-  readonly downAfterMilliseconds: number;
-}
+/** The failover settings of `spec.failover`, with the schema's defaults applied. */
+export type FailoverSettings = Pick<NonNullable<RedisReplicationSpec['failover']>, 'enabled' | 'downAfterMilliseconds'>;
 
 /** A promotion that has not yet been verified. Times are on the caller's clock. */
 export interface FailoverRecord {
