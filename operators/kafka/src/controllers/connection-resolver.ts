@@ -5,7 +5,7 @@ import type { KafkaConnection } from '../api/v1alpha1/index.ts';
 import type { KafkaConnectionOptions } from '../kafka/connection.ts';
 import { KafkaReasons } from '../kafka/reasons.ts';
 import { checkPrefixTemplate, renderNamePrefix } from '../kafka/tenancy.ts';
-import type { KafkaTenancy } from '../kafka/types.ts';
+import type { KafkaTenancy } from '../api/v1alpha1/index.ts';
 import type { ClusterClients, KafkaClientPool } from './kafka-client-pool.ts';
 
 /** Dependencies of a {@link ConnectionResolver}; stores are read lazily (at call time), never at construction. */

@@ -5,7 +5,7 @@ import { GROUP, kafkaConnections, kafkaUsers } from '../api/v1alpha1/index.ts';
 import type { KafkaConnection, KafkaUser } from '../api/v1alpha1/index.ts';
 import { effectiveUserQuotas } from '../kafka/quota-policy.ts';
 import { checkAclRules, resolveKafkaName, tenancyError } from '../kafka/tenancy.ts';
-import type { KafkaAclRule, KafkaUserQuotas } from '../kafka/types.ts';
+import type { KafkaAclRule, KafkaUserQuotas } from '../api/v1alpha1/index.ts';
 import { CLUSTER_RESOURCE_NAME, desiredAclBindings, desiredClientIdQuotas, desiredQuotas, scramMechanismOf } from '../kafka/user-plan.ts';
 import { clusterIdChanged } from './cluster-identity.ts';
 import type { ConnectionResolver } from './connection-resolver.ts';

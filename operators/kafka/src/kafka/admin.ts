@@ -1,4 +1,4 @@
-import type { AclOperationName, AclPatternType, AclPermission, AclResourceType } from './types.ts';
+import type { KafkaAclRule } from '../api/v1alpha1/index.ts';
 
 /**
  * The Kafka operator's view of a Kafka cluster: the small interfaces its reconcilers call, and the plain data they
@@ -120,6 +120,18 @@ export interface TopicAdmin {
 
 /** The SCRAM mechanisms Kafka stores credentials for. */
 export type ScramMechanism = 'SCRAM-SHA-512' | 'SCRAM-SHA-256';
+
+/** Kinds of Kafka resources an ACL names (the spec's spelling). */
+export type AclResourceType = KafkaAclRule['resource']['type'];
+/** How an ACL resource name matches: exactly, or as a prefix of names. */
+export type AclPatternType = KafkaAclRule['resource']['patternType'];
+/** Whether an ACL grants or refuses its operation; a DENY wins over any ALLOW in Kafka. */
+export type AclPermission = KafkaAclRule['permission'];
+/**
+ * Kafka's ACL operation names (as `kafka-acls.sh` spells them): those a spec may name, and the three a broker can hold
+ * that a spec never sets (bindings other tools wrote are decoded with them, never dropped as unknown).
+ */
+export type AclOperationName = KafkaAclRule['operations'][number] | 'CreateTokens' | 'DescribeTokens' | 'TwoPhaseCommit';
 
 /** One ACL binding in Kafka, exactly as stored (one operation each). */
 export interface AclBinding {

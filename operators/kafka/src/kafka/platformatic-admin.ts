@@ -53,7 +53,7 @@ import type {
 } from './admin.ts';
 import { ReconnectingConnection, type KafkaConnectionOptions } from './connection.ts';
 import { errorForCode } from './errors.ts';
-import type { AclOperationName, AclPatternType, AclPermission, AclResourceType } from './types.ts';
+import type { AclOperationName, AclPatternType, AclPermission, AclResourceType } from './admin.ts';
 
 /** Counts the requests the adapter sends, by Kafka API name (`Metadata`, `CreateTopics`, …). Must not throw. */
 export interface RequestCounter {

@@ -79,7 +79,7 @@ describe('PlatformaticKafkaAdmin against the real broker: users', () => {
     await admin.createAcls([otherBinding]);
     await expectProduce('denied');
 
-    await syncAcls([{ resource: { type: 'topic', name: topic }, operations: ['Write', 'Describe'] }]);
+    await syncAcls([{ resource: { type: 'topic', name: topic, patternType: 'literal' }, operations: ['Write', 'Describe'], host: '*', permission: 'allow' }]);
     const mine = await admin.describeAcls(principalOf(username));
     expect(mine.map((b) => b.operation).sort()).toEqual(['Describe', 'Write']);
     expect(mine.every((b) => b.principal === principalOf(username))).toBe(true);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { effectiveUserQuotas, setsNoQuotas } from './quota-policy.ts';
 import type { TenancyResult } from './tenancy.ts';
-import type { KafkaTenancy, KafkaUserQuotas } from './types.ts';
+import type { KafkaTenancy, KafkaUserQuotas } from '../api/v1alpha1/index.ts';
 
 const defaults = { producerByteRate: 1_048_576, consumerByteRate: 2_097_152 };
 const ceiling = { producerByteRate: 4_194_304, consumerByteRate: 4_194_304, requestPercentage: 50 };

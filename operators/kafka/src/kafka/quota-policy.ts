@@ -1,6 +1,6 @@
 import { ConnectionReasons } from '@domain-operators/reconcile';
 import type { TenancyResult } from './tenancy.ts';
-import type { KafkaClientIdQuotas, KafkaTenancy, KafkaUserLevelQuotas, KafkaUserQuotas } from './types.ts';
+import type { KafkaClientIdQuotas, KafkaTenancy, KafkaUserLevelQuotas, KafkaUserQuotas } from '../api/v1alpha1/index.ts';
 
 /**
  * The quota rules of a KafkaConnection's tenancy, as pure functions: a KafkaUser that sets no quotas gets the

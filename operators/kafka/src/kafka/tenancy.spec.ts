@@ -8,7 +8,7 @@ import {
   tenancyError,
   type TenancyResult,
 } from './tenancy.ts';
-import type { KafkaAclRule } from './types.ts';
+import type { KafkaAclRule } from '../api/v1alpha1/index.ts';
 
 const tenancy = { namePrefix: '{namespace}.' };
 const teamA = renderNamePrefix(tenancy, 'team-a');
@@ -20,7 +20,7 @@ function messageOf<T>(result: TenancyResult<T>): string {
 }
 
 function topicRule(name: string, patternType: 'literal' | 'prefixed' = 'literal'): KafkaAclRule {
-  return { resource: { type: 'topic', name, patternType }, operations: ['Read', 'Write'] };
+  return { resource: { type: 'topic', name, patternType }, operations: ['Read', 'Write'], host: '*', permission: 'allow' };
 }
 
 describe('renderNamePrefix', () => {
@@ -79,8 +79,8 @@ describe('checkAclRules', () => {
   });
   it('accepts groups and transactional ids inside the prefix', () => {
     const rules: KafkaAclRule[] = [
-      { resource: { type: 'group', name: 'team-a.', patternType: 'prefixed' }, operations: ['Read'] },
-      { resource: { type: 'transactionalId', name: 'team-a.tx' }, operations: ['Write', 'Describe'] },
+      { resource: { type: 'group', name: 'team-a.', patternType: 'prefixed' }, operations: ['Read'], host: '*', permission: 'allow' },
+      { resource: { type: 'transactionalId', name: 'team-a.tx', patternType: 'literal' }, operations: ['Write', 'Describe'], host: '*', permission: 'allow' },
     ];
     expect(checkAclRules(rules, teamA).ok).toBe(true);
   });
@@ -100,12 +100,13 @@ describe('checkAclRules', () => {
   });
   it('refuses an empty prefixed pattern and another group', () => {
     messageOf(checkAclRules([topicRule('', 'prefixed')], teamA));
-    messageOf(checkAclRules([{ resource: { type: 'group', name: 'team-b.consumers' }, operations: ['Read'] }], teamA));
+    messageOf(checkAclRules([{ resource: { type: 'group', name: 'team-b.consumers', patternType: 'literal' }, operations: ['Read'], host: '*', permission: 'allow' }], teamA));
   });
   it('refuses cluster-wide ALLOWs but accepts IdempotentWrite and any DENY', () => {
     const cluster = (operations: KafkaAclRule['operations'], permission: 'allow' | 'deny' = 'allow'): KafkaAclRule => ({
-      resource: { type: 'cluster', name: 'kafka-cluster' },
+      resource: { type: 'cluster', name: 'kafka-cluster', patternType: 'literal' },
       operations,
+      host: '*',
       permission,
     });
     expect(checkAclRules([cluster(['IdempotentWrite'])], teamA).ok).toBe(true);

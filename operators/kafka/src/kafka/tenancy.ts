@@ -1,5 +1,6 @@
 import { ConnectionReasons, NAMESPACE_PLACEHOLDER, renderNamePrefix as renderPrefix, TerminalError } from '@domain-operators/reconcile';
-import type { AclOperationName, KafkaAclRule, KafkaTenancy } from './types.ts';
+import type { KafkaAclRule, KafkaTenancy } from '../api/v1alpha1/index.ts';
+import type { AclOperationName } from './admin.ts';
 
 /**
  * Tenancy rules of a KafkaConnection, as pure functions: which names in Kafka a namespace may create or grant access
@@ -78,11 +79,10 @@ export function checkAclRules(rules: readonly KafkaAclRule[], prefix: string): T
   if (prefix === '') return { ok: true, value: rules };
   for (const [index, rule] of rules.entries()) {
     const where = `acls[${index}]`;
-    const { type, name } = rule.resource;
-    const patternType = rule.resource.patternType ?? 'literal';
+    const { type, name = '', patternType } = rule.resource;
     if (type === 'cluster') {
       const unsafe = rule.operations.filter((op) => !TENANT_SAFE_CLUSTER_OPERATIONS.has(op));
-      if ((rule.permission ?? 'allow') === 'allow' && unsafe.length > 0) {
+      if (rule.permission === 'allow' && unsafe.length > 0) {
         return violation(
           `${where}: allowing ${unsafe.join(', ')} on the cluster reaches every tenant's resources; ` +
             `only IdempotentWrite (or a deny) is allowed on the cluster resource under the prefix "${prefix}"`,

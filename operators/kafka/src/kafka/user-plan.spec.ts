@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AclBinding } from './admin.ts';
+import type { KafkaAclRule } from '../api/v1alpha1/index.ts';
 import {
   desiredAclBindings,
   desiredClientIdQuotas,
@@ -31,11 +32,11 @@ function binding(overrides: Partial<AclBinding> = {}): AclBinding {
 }
 
 describe('desiredAclBindings', () => {
-  it('expands operations, defaults host, permission and pattern type, names the cluster kafka-cluster', () => {
+  it('expands operations, carries the defaulted host, permission and pattern type, names the cluster kafka-cluster', () => {
     const bindings = desiredAclBindings(user, [
-      { resource: { type: 'topic', name: 'team-a.orders' }, operations: ['Read', 'Write'] },
+      { resource: { type: 'topic', name: 'team-a.orders', patternType: 'literal' }, operations: ['Read', 'Write'], host: '*', permission: 'allow' },
       { resource: { type: 'group', name: 'team-a.', patternType: 'prefixed' }, operations: ['Read'], host: '10.0.0.1', permission: 'deny' },
-      { resource: { type: 'cluster', name: 'ignored' }, operations: ['IdempotentWrite'] },
+      { resource: { type: 'cluster', name: 'ignored', patternType: 'literal' }, operations: ['IdempotentWrite'], host: '*', permission: 'allow' },
     ]);
     expect(bindings).toEqual([
       binding(),
@@ -45,7 +46,7 @@ describe('desiredAclBindings', () => {
     ]);
   });
   it('drops duplicates', () => {
-    const rule = { resource: { type: 'topic' as const, name: 'team-a.x' }, operations: ['Read' as const, 'Read' as const] };
+    const rule: KafkaAclRule = { resource: { type: 'topic', name: 'team-a.x', patternType: 'literal' }, operations: ['Read', 'Read'], host: '*', permission: 'allow' };
     expect(desiredAclBindings(user, [rule, rule])).toHaveLength(1);
   });
 });

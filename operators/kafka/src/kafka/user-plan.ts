@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { AclBinding, QuotaChange, QuotaKey, QuotaValues, ScramMechanism } from './admin.ts';
-import type { KafkaAclRule, KafkaClientIdQuotas, KafkaUserLevelQuotas, ScramAuthenticationType } from './types.ts';
+import type { KafkaAclRule, KafkaClientIdQuotas, KafkaUserLevelQuotas, ScramAuthenticationType } from '../api/v1alpha1/index.ts';
 
 /**
  * Pure planning of a KafkaUser: its ACL bindings, its quotas and whether its SCRAM credential must be written.
@@ -15,9 +15,15 @@ export function principalOf(username: string): string {
   return `User:${username}`;
 }
 
+function resourceNameOf(rule: KafkaAclRule): string {
+  // The CRD's CEL rule requires a name for every resource type but cluster; an object without one never reaches here.
+  if (rule.resource.name === undefined) throw new TypeError(`an ACL rule on a ${rule.resource.type} has no resource.name`);
+  return rule.resource.name;
+}
+
 /**
- * The bindings a user's ACL rules stand for: one per operation, host defaulting to `*`, permission to `allow`,
- * pattern type to `literal`, and the cluster resource always named `kafka-cluster`. Duplicates are dropped, order
+ * The bindings a user's ACL rules stand for: one per operation, with the host, permission and pattern type the
+ * apiserver defaulted (`*`, `allow`, `literal`), and the cluster resource always named `kafka-cluster`. Duplicates are dropped, order
  * follows the rules. Pure.
  */
 export function desiredAclBindings(username: string, rules: readonly KafkaAclRule[]): AclBinding[] {
@@ -28,12 +34,12 @@ export function desiredAclBindings(username: string, rules: readonly KafkaAclRul
       const cluster = rule.resource.type === 'cluster';
       const binding: AclBinding = {
         resourceType: rule.resource.type,
-        resourceName: cluster ? CLUSTER_RESOURCE_NAME : rule.resource.name,
-        patternType: cluster ? 'literal' : (rule.resource.patternType ?? 'literal'),
+        resourceName: cluster ? CLUSTER_RESOURCE_NAME : resourceNameOf(rule),
+        patternType: cluster ? 'literal' : rule.resource.patternType,
         principal,
-        host: rule.host ?? '*',
+        host: rule.host,
         operation,
-        permission: rule.permission ?? 'allow',
+        permission: rule.permission,
       };
       bindings.set(aclKey(binding), binding);
     }

@@ -151,3 +151,5 @@ export const kafkaConnections = defineCustomResource({
 export type KafkaConnection = ResourceOf<typeof kafkaConnections>;
 /** The spec of a KafkaConnection. */
 export type KafkaConnectionSpec = Static<typeof KafkaConnectionSpec>;
+/** The tenancy rule of a KafkaConnection: selected namespaces, the name prefix, users' default and ceiling quotas. */
+export type KafkaTenancy = NonNullable<KafkaConnectionSpec['tenancy']>;

@@ -21,7 +21,8 @@ export const ACL_OPERATIONS = [
   'All',
 ] as const;
 
-const AclRuleSchema = Type.Object(
+/** One ACL rule of `KafkaUser.spec.acls`: several operations on one resource, expanded to one Kafka binding each. */
+export const AclRuleSchema = Type.Object(
   {
     resource: Type.Object(
       {
@@ -173,3 +174,11 @@ export type KafkaUser = ResourceOf<typeof kafkaUsers>;
 export type KafkaUserSpec = Static<typeof KafkaUserSpec>;
 /** The status of a KafkaUser. */
 export type KafkaUserStatus = Static<typeof KafkaUserStatus>;
+/** One ACL rule of a KafkaUser, as the apiserver stores it (defaults applied: `host`, `permission`, `patternType`). */
+export type KafkaAclRule = Static<typeof AclRuleSchema>;
+/** The quotas of a KafkaUser (`spec.quotas`): user-level keys and per-client-id entries. */
+export type KafkaUserQuotas = NonNullable<KafkaUserSpec['quotas']>;
+/** The user-level quota keys alone, without per-client-id entries: what a connection's defaults and ceiling hold. */
+export type KafkaUserLevelQuotas = Omit<KafkaUserQuotas, 'clients'>;
+/** The SASL/SCRAM mechanism of a KafkaUser, in the spec's spelling. */
+export type ScramAuthenticationType = KafkaUserSpec['authentication']['type'];

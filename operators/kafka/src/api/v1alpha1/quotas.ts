@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { TProperties } from '@sinclair/typebox';
+import type { Static, TProperties } from '@sinclair/typebox';
 
 /**
  * Schema parts of client quotas, shared by `KafkaUser.spec.quotas` and the `defaultUserQuotas` and `maxUserQuotas`
@@ -53,3 +53,6 @@ export function withinRule(lower: string, upper: string): string {
   const each = keys.map((k) => `(!has(self.${lower}.${k}) || !has(self.${upper}.${k}) || self.${lower}.${k} <= self.${upper}.${k})`);
   return `!has(self.${lower}) || !has(self.${upper}) || (${each.join(' && ')})`;
 }
+
+/** The byte-rate and request quotas of one client id of a user; the keys Kafka applies per (user, client id). */
+export type KafkaClientIdQuotas = Static<typeof ClientIdQuotasSchema>;
