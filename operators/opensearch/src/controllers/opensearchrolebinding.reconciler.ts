@@ -16,7 +16,7 @@ import { OpenSearchReasons } from '../opensearch/reasons.ts';
 import type { ObservedRoleMapping, RoleMappingPlan } from '../opensearch/security-plan.ts';
 import { planRoleMapping, releaseRoleMapping } from '../opensearch/security-plan.ts';
 import { checkRoleBinding, checkSecurityObject, tenancyError } from '../opensearch/tenancy.ts';
-import type { RoleBindingApplied } from '../opensearch/types.ts';
+import type { RoleBindingApplied } from '../api/v1alpha1/index.ts';
 import type { Connections } from './connection-registry.ts';
 import type { ManagedControllerDeps } from './managed-controller.ts';
 import { roleScope } from './opensearchrole.reconciler.ts';
@@ -192,7 +192,7 @@ function appliedIn(object: OpenSearchRoleBinding, roleName: string): RoleBinding
 }
 
 function appliedOf(desired: BindingDesired, plan: RoleMappingPlan): RoleBindingApplied {
-  return { roleName: desired.roleName, users: plan.applied.users, backendRoles: plan.applied.backendRoles };
+  return { roleName: desired.roleName, users: [...plan.applied.users], backendRoles: [...plan.applied.backendRoles] };
 }
 
 /** Builds the `OpenSearchRoleBinding` controller; a change of a referenced `OpenSearchRole` wakes its bindings. */

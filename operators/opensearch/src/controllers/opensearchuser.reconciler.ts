@@ -39,7 +39,7 @@ import { openSearchUsers } from '../api/v1alpha1/index.ts';
 import type { ObservedUser, UserPlan } from '../opensearch/security-plan.ts';
 import { planUser } from '../opensearch/security-plan.ts';
 import { checkSecurityObject, checkUser, tenancyError } from '../opensearch/tenancy.ts';
-import type { PasswordApplied } from '../opensearch/types.ts';
+import type { PasswordApplied } from '../api/v1alpha1/index.ts';
 import type { OpenSearchApi } from '../opensearch/client.ts';
 import type { Connections } from './connection-registry.ts';
 import type { ManagedControllerDeps } from './managed-controller.ts';

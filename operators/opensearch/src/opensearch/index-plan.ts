@@ -15,7 +15,7 @@ import type { JsonObject, JsonValue } from './json.ts';
 import { isRecord, jsonEqual, scalarText } from './json.ts';
 import { diffMappings } from './mapping-diff.ts';
 import { OpenSearchReasons } from './reasons.ts';
-import type { AliasSpec, IndexSettings, OpenSearchIndexSpec } from './types.ts';
+import type { AliasSpec, IndexSettings, OpenSearchIndexSpec } from '../api/v1alpha1/index.ts';
 
 /** An alias as OpenSearch reports it on one index. */
 export interface ObservedAlias {

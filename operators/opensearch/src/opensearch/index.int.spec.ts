@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isTerminalError } from '@domain-operators/reconcile';
 import type { DesiredIndex } from './index-plan.ts';
 import { createIndexBody, desiredIndex, planIndex } from './index-plan.ts';
-import type { OpenSearchIndexSpec } from './types.ts';
+import type { OpenSearchIndexSpec } from '../api/v1alpha1/index.ts';
 import { componentTemplateWire, diffComponentTemplate, diffIndexTemplate, indexTemplateWire } from './template-plan.ts';
 import type { OpenSearchFixture } from './test-support.int.ts';
 import { openSearchFixture } from './test-support.int.ts';

@@ -4,7 +4,7 @@
  *
  * - A role is owned whole: its body is the spec.
  * - A role mapping is shared: a binding manages only the users and backend roles it added itself (recorded in its
- *   status as {@link RoleBindingApplied}); entries someone else put there, by hand or through another binding,
+ *   status as `status.applied`); entries someone else put there, by hand or through another binding,
  *   stay. An entry that was already present when the binding first wanted it is not claimed, so releasing the
  *   binding does not remove it.
  * - A user is owned whole, except its password, which the API never returns: the applied password is remembered
@@ -13,7 +13,7 @@
  */
 import { createHmac } from 'node:crypto';
 import { jsonEqual, sortedUnique } from './json.ts';
-import type { OpenSearchRoleSpec, PasswordApplied, RoleBindingApplied } from './types.ts';
+import type { OpenSearchRoleSpec, PasswordApplied } from '../api/v1alpha1/index.ts';
 
 /** Flags the security API reports on every object; any of them set means "never modify". */
 export interface SecurityFlags {
@@ -108,16 +108,22 @@ export function compareRole(desired: RoleBody, observed: ObservedRole | undefine
   return { upToDate: diff.length === 0, diff };
 }
 
+/** Users and backend roles of one role mapping, as a binding wants, records or owns them. */
+export interface MappingEntries {
+  readonly users: readonly string[];
+  readonly backendRoles: readonly string[];
+}
+
 /** What {@link planRoleMapping} needs. */
 export interface RoleMappingInput {
   /** The entries the binding's spec wants. */
-  readonly desired: { readonly users: readonly string[]; readonly backendRoles: readonly string[] };
+  readonly desired: MappingEntries;
   /** The mapping as read now; `undefined` when the role has no mapping. */
   readonly observed: ObservedRoleMapping | undefined;
   /** What the binding recorded as added by itself at its last sync (its status); `undefined` the first time. */
-  readonly applied: Pick<RoleBindingApplied, 'users' | 'backendRoles'> | undefined;
+  readonly applied: MappingEntries | undefined;
   /** Entries other bindings of the same role want; never removed. */
-  readonly wantedByOthers?: { readonly users: readonly string[]; readonly backendRoles: readonly string[] };
+  readonly wantedByOthers?: MappingEntries;
 }
 
 /** The outcome of {@link planRoleMapping} and {@link releaseRoleMapping}. */
@@ -125,7 +131,7 @@ export interface RoleMappingPlan extends Comparison {
   /** The whole mapping to put: everyone else's entries, plus the binding's. */
   readonly body: RoleMappingBody;
   /** The entries this binding owns after the body is applied, to record in its status. */
-  readonly applied: { readonly users: readonly string[]; readonly backendRoles: readonly string[] };
+  readonly applied: MappingEntries;
   /** True when the mapping holds no entry at all any more (the caller may delete it). */
   readonly empty: boolean;
 }
@@ -148,8 +154,8 @@ export function planRoleMapping(input: RoleMappingInput): RoleMappingPlan {
  */
 export function releaseRoleMapping(
   observed: ObservedRoleMapping | undefined,
-  applied: Pick<RoleBindingApplied, 'users' | 'backendRoles'> | undefined,
-  wantedByOthers?: { readonly users: readonly string[]; readonly backendRoles: readonly string[] },
+  applied: MappingEntries | undefined,
+  wantedByOthers?: MappingEntries,
 ): RoleMappingPlan {
   return planRoleMapping({ desired: { users: [], backendRoles: [] }, observed, applied, ...(wantedByOthers === undefined ? {} : { wantedByOthers }) });
 }

@@ -4,7 +4,8 @@ import { openSearchFixture, request, strongPassword } from './test-support.int.t
 import { checkRole, checkSecurityObject, resolveName, tenancyFor } from './tenancy.ts';
 import type { Tenancy } from './tenancy.ts';
 import { compareRole, planRoleMapping, planUser, releaseRoleMapping, roleBody } from './security-plan.ts';
-import type { OpenSearchRoleSpec, PasswordApplied, RoleBindingApplied } from './types.ts';
+import type { MappingEntries } from './security-plan.ts';
+import type { OpenSearchRoleSpec, PasswordApplied } from '../api/v1alpha1/index.ts';
 
 describe('roles, users and role mappings against the real node (requests made with the user’s own credentials)', () => {
   let fx: OpenSearchFixture;
@@ -16,7 +17,7 @@ describe('roles, users and role mappings against the real node (requests made wi
   let bystander: string;
   let password = strongPassword();
   let passwordApplied: PasswordApplied | undefined;
-  let bindingApplied: Pick<RoleBindingApplied, 'users' | 'backendRoles'> | undefined;
+  let bindingApplied: MappingEntries | undefined;
 
   const roleSpec = (): OpenSearchRoleSpec => ({
     connectionRef: { name: 'main' },

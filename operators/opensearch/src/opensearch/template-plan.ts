@@ -7,7 +7,7 @@ import { aliasBody, flattenSettings } from './index-plan.ts';
 import type { AliasBody } from './index-plan.ts';
 import type { JsonObject, JsonValue } from './json.ts';
 import { isRecord, jsonEqual, scalarText, sortedUnique } from './json.ts';
-import type { ComponentTemplateBody, IndexTemplateBody, TemplateContent } from './types.ts';
+import type { ComponentTemplateBody, IndexTemplateBody, TemplateContent } from '../api/v1alpha1/index.ts';
 
 /** The `template` part as OpenSearch takes it: flat settings, mappings, aliases. */
 export interface TemplateWire {

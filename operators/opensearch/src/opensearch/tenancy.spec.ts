@@ -17,7 +17,7 @@ import {
   tenancyFor,
 } from './tenancy.ts';
 
-function tenancy(namespace = 'team-a', others: readonly string[] = [], template = '{namespace}-', bindableRoles: readonly string[] = []): Tenancy {
+function tenancy(namespace = 'team-a', others: readonly string[] = [], template = '{namespace}-', bindableRoles: string[] = []): Tenancy {
   const result = tenancyFor({ indexPrefix: template, bindableRoles }, namespace, others);
   if (!result.ok) throw new Error(result.violation.message);
   return result.tenancy;

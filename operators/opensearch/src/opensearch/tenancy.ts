@@ -29,14 +29,7 @@
  *   static or hidden) are never written, whatever the prefix or `bindableRoles` say.
  */
 import { ConnectionReasons, foreignPrefixes, renderNamePrefix, TerminalError } from '@domain-operators/reconcile';
-import type {
-  AliasSpec,
-  ComponentTemplateBody,
-  IndexTemplateBody,
-  OpenSearchRoleBindingSpec,
-  OpenSearchRoleSpec,
-  TenancySpec,
-} from './types.ts';
+import type { AliasSpec, ComponentTemplateBody, IndexTemplateBody, OpenSearchRoleBindingSpec, OpenSearchRoleSpec, TenancySpec } from '../api/v1alpha1/index.ts';
 
 /** The condition reason of every refusal made here: the runtime's `ConnectionReasons.tenancyViolation`. */
 export const TENANCY_VIOLATION = ConnectionReasons.tenancyViolation;

@@ -6,7 +6,7 @@
 import { conditionColumn, ConditionSchema, externalResourceStatusFields, immutable, READY_CONDITION, SYNCED_CONDITION } from '@domain-operators/reconcile';
 import type { ValidationRule } from '@domain-operators/reconcile';
 import { Type } from '@sinclair/typebox';
-import type { TUnsafe } from '@sinclair/typebox';
+import type { Static, TUnsafe } from '@sinclair/typebox';
 import { API_GROUP } from '../../config.ts';
 import type { JsonObject } from '../../opensearch/json.ts';
 
@@ -152,3 +152,12 @@ export const managedStatusFields = externalResourceStatusFields({
 export const READY_COLUMN = conditionColumn(READY_CONDITION);
 /** The `Reason` printer column (wide output). */
 export const REASON_COLUMN = conditionColumn(SYNCED_CONDITION, 'reason', { priority: 1 });
+
+/** The settings of an `OpenSearchIndex`, as the apiserver stores them. */
+export type IndexSettings = Static<typeof IndexSettings>;
+/** The settings a template's `template` gives matching indices. */
+export type TemplateSettings = Static<typeof TemplateSettings>;
+/** One alias of an index or template. */
+export type AliasSpec = Static<typeof AliasSpec>;
+/** The `template` part of an index or component template: settings, mappings and aliases. */
+export type TemplateContent = Static<typeof TemplateContent>;

@@ -37,18 +37,18 @@ export {
   TENANT_ACTIONS,
 };
 export type { OpenSearchActionGroup, OpenSearchActionGroupStatus } from './opensearch-action-group.ts';
-export type { OpenSearchComponentTemplate, OpenSearchComponentTemplateStatus } from './opensearch-component-template.ts';
-export type { OpenSearchConnection, OpenSearchConnectionStatus } from './opensearch-connection.ts';
+export type { ComponentTemplateBody, OpenSearchComponentTemplate, OpenSearchComponentTemplateSpec, OpenSearchComponentTemplateStatus } from './opensearch-component-template.ts';
+export type { OpenSearchConnection, OpenSearchConnectionSpec, OpenSearchConnectionStatus, TenancySpec } from './opensearch-connection.ts';
 export type { OpenSearchDataStream, OpenSearchDataStreamStatus } from './opensearch-data-stream.ts';
-export type { OpenSearchIndexTemplate, OpenSearchIndexTemplateStatus } from './opensearch-index-template.ts';
-export type { OpenSearchIndex, OpenSearchIndexStatus } from './opensearch-index.ts';
-export type { OpenSearchRoleBinding, OpenSearchRoleBindingStatus } from './opensearch-role-binding.ts';
-export type { OpenSearchRole, OpenSearchRoleStatus } from './opensearch-role.ts';
+export type { IndexTemplateBody, OpenSearchIndexTemplate, OpenSearchIndexTemplateSpec, OpenSearchIndexTemplateStatus } from './opensearch-index-template.ts';
+export type { OpenSearchIndex, OpenSearchIndexSpec, OpenSearchIndexStatus } from './opensearch-index.ts';
+export type { OpenSearchRoleBinding, OpenSearchRoleBindingSpec, OpenSearchRoleBindingStatus, RoleBindingApplied } from './opensearch-role-binding.ts';
+export type { OpenSearchRole, OpenSearchRoleSpec, OpenSearchRoleStatus } from './opensearch-role.ts';
 export type { OpenSearchSnapshotPolicy, OpenSearchSnapshotPolicyStatus } from './opensearch-snapshot-policy.ts';
 export type { OpenSearchSnapshotRepository, OpenSearchSnapshotRepositoryStatus } from './opensearch-snapshot-repository.ts';
 export type { OpenSearchSnapshotRestore, OpenSearchSnapshotRestoreStatus } from './opensearch-snapshot-restore.ts';
 export type { OpenSearchTenant, OpenSearchTenantStatus } from './opensearch-tenant.ts';
-export type { OpenSearchUser, OpenSearchUserStatus } from './opensearch-user.ts';
+export type { OpenSearchUser, OpenSearchUserSpec, OpenSearchUserStatus, PasswordApplied } from './opensearch-user.ts';
 
 /** Every kind of this operator, in the order the CRD writer renders them. */
 export const customResources: readonly CustomResourceKind[] = [
@@ -66,3 +66,4 @@ export const customResources: readonly CustomResourceKind[] = [
   openSearchSnapshotPolicies,
   openSearchSnapshotRestores,
 ];
+export type { AliasSpec, IndexSettings, TemplateContent, TemplateSettings } from './common.ts';

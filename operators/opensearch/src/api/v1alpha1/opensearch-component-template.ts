@@ -51,3 +51,7 @@ export const openSearchComponentTemplates = defineCustomResource({
 export type OpenSearchComponentTemplate = ResourceOf<typeof openSearchComponentTemplates>;
 /** Its status. */
 export type OpenSearchComponentTemplateStatus = Static<typeof OpenSearchComponentTemplateStatus>;
+/** `OpenSearchComponentTemplate.spec`. */
+export type OpenSearchComponentTemplateSpec = Static<typeof OpenSearchComponentTemplateSpec>;
+/** The component template body (`_component_template`) a spec stands for: the spec without the fields only we read. */
+export type ComponentTemplateBody = Omit<OpenSearchComponentTemplateSpec, 'connectionRef' | 'templateName' | 'deletionPolicy'>;

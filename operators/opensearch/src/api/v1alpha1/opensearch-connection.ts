@@ -102,3 +102,7 @@ export const openSearchConnections = defineCustomResource({
 export type OpenSearchConnection = ResourceOf<typeof openSearchConnections>;
 /** Its status. */
 export type OpenSearchConnectionStatus = Static<typeof OpenSearchConnectionStatus>;
+/** `OpenSearchConnection.spec`. */
+export type OpenSearchConnectionSpec = Static<typeof OpenSearchConnectionSpec>;
+/** The tenancy rule of a connection: which namespaces may use it, their name prefix, the roles they may bind. */
+export type TenancySpec = NonNullable<OpenSearchConnectionSpec['tenancy']>;

@@ -74,3 +74,7 @@ export const openSearchIndexTemplates = defineCustomResource({
 export type OpenSearchIndexTemplate = ResourceOf<typeof openSearchIndexTemplates>;
 /** Its status. */
 export type OpenSearchIndexTemplateStatus = Static<typeof OpenSearchIndexTemplateStatus>;
+/** `OpenSearchIndexTemplate.spec`. */
+export type OpenSearchIndexTemplateSpec = Static<typeof OpenSearchIndexTemplateSpec>;
+/** The composable index template body (`_index_template`) a spec stands for: the spec without the fields only we read. */
+export type IndexTemplateBody = Omit<OpenSearchIndexTemplateSpec, 'connectionRef' | 'templateName' | 'deletionPolicy'>;

@@ -68,3 +68,5 @@ export const openSearchIndices = defineCustomResource({
 export type OpenSearchIndex = ResourceOf<typeof openSearchIndices>;
 /** Its status. */
 export type OpenSearchIndexStatus = Static<typeof OpenSearchIndexStatus>;
+/** `OpenSearchIndex.spec`. */
+export type OpenSearchIndexSpec = Static<typeof OpenSearchIndexSpec>;

@@ -69,3 +69,7 @@ export const openSearchRoleBindings = defineCustomResource({
 export type OpenSearchRoleBinding = ResourceOf<typeof openSearchRoleBindings>;
 /** Its status. */
 export type OpenSearchRoleBindingStatus = Static<typeof OpenSearchRoleBindingStatus>;
+/** `OpenSearchRoleBinding.spec`: exactly one of `roleRef` and `externalRole`. */
+export type OpenSearchRoleBindingSpec = Static<typeof OpenSearchRoleBindingSpec>;
+/** `status.applied`: the role-mapping entries a binding added (and may remove). */
+export type RoleBindingApplied = NonNullable<OpenSearchRoleBindingStatus['applied']>;

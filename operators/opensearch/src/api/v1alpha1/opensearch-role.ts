@@ -83,3 +83,5 @@ export const openSearchRoles = defineCustomResource({
 export type OpenSearchRole = ResourceOf<typeof openSearchRoles>;
 /** Its status. */
 export type OpenSearchRoleStatus = Static<typeof OpenSearchRoleStatus>;
+/** `OpenSearchRole.spec`. */
+export type OpenSearchRoleSpec = Static<typeof OpenSearchRoleSpec>;

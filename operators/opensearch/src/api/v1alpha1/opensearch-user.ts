@@ -79,3 +79,7 @@ export const openSearchUsers = defineCustomResource({
 export type OpenSearchUser = ResourceOf<typeof openSearchUsers>;
 /** Its status. */
 export type OpenSearchUserStatus = Static<typeof OpenSearchUserStatus>;
+/** `OpenSearchUser.spec`. */
+export type OpenSearchUserSpec = Static<typeof OpenSearchUserSpec>;
+/** `status.passwordApplied`: which password was applied, as a salted fingerprint (never the password). */
+export type PasswordApplied = NonNullable<OpenSearchUserStatus['passwordApplied']>;
