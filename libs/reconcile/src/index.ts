@@ -147,6 +147,7 @@ export type {
 export { conditionColumn } from './crd/condition-column.ts';
 export { ConditionSchema, conditionsField, externalResourceStatusFields } from './crd/status-schema.ts';
 export { ignoredNamesField } from './crd/ignored-names-schema.ts';
+export { caSecretRef, loginSecretRef } from './crd/secret-ref-schema.ts';
 export type { ConditionColumnOptions } from './crd/condition-column.ts';
 export { CrdError, immutable, toStructuralSchema } from './crd/crd-schema.ts';
 export type { StructuralSchema, ValidationRule } from './crd/crd-schema.ts';

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
-import { conditionColumn, defineCustomResource, ignoredNamesField, READY_CONDITION } from '@domain-operators/reconcile';
+import { caSecretRef, conditionColumn, defineCustomResource, ignoredNamesField, loginSecretRef, READY_CONDITION } from '@domain-operators/reconcile';
 import type { ResourceOf } from '@domain-operators/reconcile';
 import { ConditionsField, GROUP, LabelSelectorSchema, ObservedGenerationField, VERSION } from './common.ts';
 import { userQuotaFields, withinRule } from './quotas.ts';
@@ -21,16 +21,7 @@ export const KafkaConnectionSpec = Type.Object(
       Type.Object(
         {
           enabled: Type.Boolean({ description: 'Connect with TLS.', default: false }),
-          caSecretRef: Type.Optional(
-            Type.Object(
-              {
-                namespace: Type.String({ description: 'Namespace of the Secret.', minLength: 1 }),
-                name: Type.String({ description: 'Name of the Secret.', minLength: 1 }),
-                key: Type.String({ description: 'Key of the PEM CA bundle in the Secret.', default: 'ca.crt' }),
-              },
-              { description: 'Secret holding the CA that signed the brokers\u2019 certificates; the system CAs when absent.' },
-            ),
-          ),
+          caSecretRef: Type.Optional(caSecretRef('Secret holding the CA that signed the brokers\u2019 certificates; the system CAs when absent.')),
           insecureSkipVerify: Type.Optional(Type.Boolean({ description: 'Accept any broker certificate. For tests only.', default: false })),
         },
         { description: 'TLS towards the brokers.' },
@@ -42,15 +33,7 @@ export const KafkaConnectionSpec = Type.Object(
           mechanism: Type.Union([Type.Literal('SCRAM-SHA-512'), Type.Literal('SCRAM-SHA-256'), Type.Literal('PLAIN')], {
             description: 'SASL mechanism of the operator\u2019s login: SCRAM-SHA-512, SCRAM-SHA-256 or PLAIN.',
           }),
-          secretRef: Type.Object(
-            {
-              namespace: Type.String({ description: 'Namespace of the Secret.', minLength: 1 }),
-              name: Type.String({ description: 'Name of the Secret.', minLength: 1 }),
-              usernameKey: Type.String({ description: 'Key of the username in the Secret.', default: 'username' }),
-              passwordKey: Type.String({ description: 'Key of the password in the Secret.', default: 'password' }),
-            },
-            { description: 'Secret holding the operator\u2019s Kafka login (a user allowed to manage topics, ACLs, quotas and SCRAM credentials).' },
-          ),
+          secretRef: loginSecretRef('Secret holding the operator\u2019s Kafka login (a user allowed to manage topics, ACLs, quotas and SCRAM credentials).'),
         },
         { description: 'SASL login of the operator; absent for a cluster without authentication.' },
       ),

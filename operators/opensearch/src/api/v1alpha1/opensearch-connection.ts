@@ -1,4 +1,4 @@
-import { defineCustomResource, ignoredNamesField } from '@domain-operators/reconcile';
+import { caSecretRef, defineCustomResource, ignoredNamesField, loginSecretRef } from '@domain-operators/reconcile';
 import type { ResourceOf } from '@domain-operators/reconcile';
 import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
@@ -11,28 +11,11 @@ export const OpenSearchConnectionSpec = Type.Object(
       description: 'URLs of OpenSearch nodes, e.g. https://opensearch.search.svc:9200. Requests go to any live one.',
       minItems: 1,
     }),
-    credentialsSecretRef: Type.Object(
-      {
-        namespace: Type.String({ description: 'Namespace of the Secret.', minLength: 1 }),
-        name: Type.String({ description: 'Name of the Secret.', minLength: 1 }),
-        usernameKey: Type.String({ description: 'Key of the username in the Secret.', default: 'username' }),
-        passwordKey: Type.String({ description: 'Key of the password in the Secret.', default: 'password' }),
-      },
-      { description: 'The Secret holding the user the operator logs in as (it needs the security REST API for roles and users).' },
-    ),
+    credentialsSecretRef: loginSecretRef('The Secret holding the user the operator logs in as (it needs the security REST API for roles and users).'),
     tls: Type.Optional(
       Type.Object(
         {
-          caSecretRef: Type.Optional(
-            Type.Object(
-              {
-                namespace: Type.String({ description: 'Namespace of the Secret.', minLength: 1 }),
-                name: Type.String({ description: 'Name of the Secret.', minLength: 1 }),
-                key: Type.String({ description: 'Key of the PEM CA certificate in the Secret.', default: 'ca.crt' }),
-              },
-              { description: 'The Secret holding the PEM certificate of the CA that signed the node certificates.' },
-            ),
-          ),
+          caSecretRef: Type.Optional(caSecretRef('The Secret holding the PEM certificate of the CA that signed the node certificates.')),
           insecureSkipVerify: Type.Optional(Type.Boolean({ description: 'Accept any server certificate. For tests only.' })),
         },
         { description: 'TLS settings for https URLs.' },
