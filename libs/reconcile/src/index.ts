@@ -240,6 +240,7 @@ export { managedResourceDeps } from './connection/managed-deps.ts';
 export type { ManagedKindParts, ManagedProcessParts, ManagedSystem } from './connection/managed-deps.ts';
 export { dependentsBy, managedController, workersFor } from './connection/managed-controller.ts';
 export { assertNotIgnored, ignoringPattern } from './connection/ignored-names.ts';
-export type { ManagedConnections, ManagedControllerDeps, ManagedKind } from './connection/managed-controller.ts';
+export type { ManagedControllerDeps, ManagedKind } from './connection/managed-controller.ts';
+export type { ManagedConnections } from './connection/managed-connections.ts';
 export { CONNECTED, ConnectionReconciler } from './connection/connection-reconciler.ts';
 export type { ConnectionCheck, ConnectionHealth, ConnectionReconcilerDeps, ConnectionReconcilerOptions } from './connection/connection-reconciler.ts';

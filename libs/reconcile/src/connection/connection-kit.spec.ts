@@ -11,7 +11,12 @@ import type { LabelSelector } from './label-selector.ts';
 import { requiredSecretValue } from './required-secret.ts';
 
 interface ThingConnection extends ConnectionObject {
-  readonly spec: { readonly loginRef?: { readonly namespace: string; readonly name: string }; readonly selector?: LabelSelector };
+  readonly spec: {
+    readonly loginRef?: { readonly namespace: string; readonly name: string };
+    readonly selector?: LabelSelector;
+    readonly prefix?: string;
+    readonly ignoredNames?: readonly string[];
+  };
 }
 
 /** What the fake system's client holds: the login it was built with and the version it was built at. */
@@ -26,6 +31,9 @@ const THING: ConnectionKitKind<ThingConnection, Built> = {
   namespaceSelector: (c) => c.spec.selector,
   secretsOf: (c) => [c.spec.loginRef],
   client: (_c, [login], version) => ({ user: login === undefined ? '' : requiredSecretValue(login, 'username'), version }),
+  // The fake rule: the prefix, then the other admitted namespaces, so a test sees what the kit handed the rule.
+  tenancy: (c, namespace, admitted) => `${(c.spec.prefix ?? '').replace('{namespace}', namespace)}|${admitted().filter((n) => n !== namespace).join(',')}`,
+  ignoredNames: (c) => c.spec.ignoredNames,
 };
 
 function conn(spec: ThingConnection['spec'], generation = 1, down = false): ThingConnection {
@@ -85,6 +93,21 @@ describe('ConnectionKit', () => {
     expect(() => { k.admit(c, 'team-b'); }).toThrow(expect.objectContaining({ reason: 'TenancyViolation' }));
     expect(() => { k.admit(c, 'team-c'); }).toThrow(expect.objectContaining({ reason: 'NamespaceNotFound' }));
     expect(k.admitted(c)).toEqual(['team-a']);
+  });
+
+  it("applies the kind's tenancy rule only to a namespace the selector admits, with the other admitted namespaces", () => {
+    const ns = (name: string, labels: Record<string, string>): V1Namespace => ({ metadata: { name, labels } });
+    const c = conn({ selector: { matchLabels: { thing: 'yes' } }, prefix: '{namespace}.' });
+    const { kit: k } = kit([c], [], [ns('team-a', { thing: 'yes' }), ns('team-b', {}), ns('team-c', { thing: 'yes' })]);
+    expect(k.tenancy(c, 'team-a')).toBe('team-a.|team-c');
+    expect(() => k.tenancy(c, 'team-b')).toThrow(expect.objectContaining({ reason: 'TenancyViolation' }));
+  });
+
+  it("reads the cached connection's ignored names, none for a connection not cached", () => {
+    const { kit: k } = kit([conn({ ignoredNames: ['legacy-*'] })]);
+    expect(k.ignoredNames('main')).toEqual(['legacy-*']);
+    expect(k.ignoredNames('other')).toEqual([]);
+    expect(kit([conn({})]).kit.ignoredNames('main')).toEqual([]);
   });
 
   it('builds the client from the Secrets the kind names, at a version that moves with the generation and the Secret', async () => {

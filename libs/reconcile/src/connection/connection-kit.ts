@@ -15,10 +15,11 @@ import type { ConnectionObject, StoreSource } from './connection-object.ts';
 import type { LabelSelector } from './label-selector.ts';
 import { NamespaceAdmission } from './namespace-admission.ts';
 import { requiredSecret } from './required-secret.ts';
+import type { ManagedConnections } from './managed-connections.ts';
 import type { SecretLocation } from './required-secret.ts';
 
-/** A connection kind, described once. */
-export interface ConnectionKitKind<C extends ConnectionObject, K> {
+/** A connection kind, described once; `T` is what its tenancy rule gives a namespace (a name prefix, say). */
+export interface ConnectionKitKind<C extends ConnectionObject, K, T = string> {
   /** The kind, for messages: `KafkaConnection`. */
   readonly kind: string;
   /** The `Ready=False` reasons of a connection known not to work (see `ConnectionLookupOptions.blockingReasons`). */
@@ -33,6 +34,14 @@ export interface ConnectionKitKind<C extends ConnectionObject, K> {
   client(connection: C, secrets: readonly (V1Secret | undefined)[], version: string): K;
   /** The `tenancy.namespaceSelector` of the connection, when it has one. */
   namespaceSelector(connection: C): LabelSelector | undefined;
+  /**
+   * The connection's rule for a namespace its selector admits (its name prefix, what it may bind, …); `admitted`
+   * lists the other admitted namespaces when the rule needs them (a prefix no other tenant's may start with). Throws
+   * a `TerminalError` for a rule the connection cannot apply (an unusable prefix template). Pure.
+   */
+  tenancy(connection: C, namespace: string, admitted: () => readonly string[]): T;
+  /** The connection's `spec.ignoredNames` (see ignored-names.ts), when it has any. */
+  ignoredNames(connection: C): readonly string[] | undefined;
 }
 
 /** The caches a {@link ConnectionKit} reads (their `store` at call time, never before) and where Secrets come from. */
@@ -43,15 +52,18 @@ export interface ConnectionKitDeps<C extends ConnectionObject> {
   readonly secrets: SecretSource;
 }
 
-/** See the module comment. Construction reads nothing; the kit keeps nothing but what its parts keep (nothing). */
-export class ConnectionKit<C extends ConnectionObject, K> {
+/**
+ * See the module comment. Construction reads nothing; the kit keeps nothing but what its parts keep (nothing). It is
+ * the `ManagedConnections` a `managedController` takes.
+ */
+export class ConnectionKit<C extends ConnectionObject, K, T = string> implements ManagedConnections<K> {
   readonly #deps: ConnectionKitDeps<C>;
-  readonly #kind: ConnectionKitKind<C, K>;
+  readonly #kind: ConnectionKitKind<C, K, T>;
   readonly #lookup: ConnectionLookup<C>;
   readonly #admission: NamespaceAdmission;
 
   /** Reads nothing yet. */
-  constructor(deps: ConnectionKitDeps<C>, kind: ConnectionKitKind<C, K>) {
+  constructor(deps: ConnectionKitDeps<C>, kind: ConnectionKitKind<C, K, T>) {
     this.#deps = deps;
     this.#kind = kind;
     this.#lookup = new ConnectionLookup(deps, { kind: kind.kind, blockingReasons: kind.blockingReasons });
@@ -84,6 +96,21 @@ export class ConnectionKit<C extends ConnectionObject, K> {
   /** The cached namespaces the connection's selector admits (every cached namespace without one). */
   admitted(connection: C): string[] {
     return this.#admission.admitted(this.#kind.namespaceSelector(connection));
+  }
+
+  /**
+   * The connection's rule for `namespace` ({@link ConnectionKitKind.tenancy}) once {@link ConnectionKit.admit} passed:
+   * throws as `admit` does, and a `TerminalError` for a rule the connection cannot apply.
+   */
+  tenancy(connection: C, namespace: string): T {
+    this.admit(connection, namespace);
+    return this.#kind.tenancy(connection, namespace, () => this.admitted(connection));
+  }
+
+  /** The `spec.ignoredNames` of the cached connection `name`; empty when it names none or is not cached. */
+  ignoredNames(name: string): readonly string[] {
+    const connection = this.#deps.connections.store.get(name);
+    return connection === undefined ? [] : (this.#kind.ignoredNames(connection) ?? []);
   }
 
   /**

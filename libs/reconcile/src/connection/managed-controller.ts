@@ -28,19 +28,7 @@ import type { ConnectionDependent, ConnectionObject, StoreSource } from './conne
 import { byConnectionRef, CONNECTION_INDEX, watchConnectionDependents } from './dependents.ts';
 import { managedResourceDeps } from './managed-deps.ts';
 import type { ManagedProcessParts, ManagedSystem } from './managed-deps.ts';
-
-/** One operator's connections as its managed kinds reach them (over a `ConnectionKit`). */
-export interface ManagedConnections<C> {
-  /**
-   * Throws the connection's own reason while its `Ready` says it does not work at its generation, a retried
-   * `ConnectionNotFound` while it is not cached (`ConnectionKit.usable`).
-   */
-  assertUsable(name: string): void;
-  /** The client of the connection an external name `<connection>/<name>` is on (`ConnectionKit.clientOf`). */
-  clientOf(externalName: string, signal?: AbortSignal): Promise<C>;
-  /** The connection's `spec.ignoredNames` (see ignored-names.ts); empty when it names none or is not cached. */
-  ignoredNames(name: string): readonly string[];
-}
+import type { ManagedConnections } from './managed-connections.ts';
 
 /** What every managed controller of one operator shares. */
 export interface ManagedControllerDeps<K extends ConnectionObject, C> extends ManagedProcessParts {
@@ -131,7 +119,7 @@ export function managedController<T extends ConnectionDependent, D, O, C, K exte
         const connected = await kind.connect(object);
         const connection = object.spec.connectionRef.name;
         assertNotIgnored(connections.ignoredNames(connection), connected.externalName, system.connectionKind);
-        connections.assertUsable(connection);
+        connections.usable(connection);
         return connected;
       },
       client: (externalName, signal) => connections.clientOf(externalName, signal),

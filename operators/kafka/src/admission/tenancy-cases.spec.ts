@@ -7,7 +7,7 @@ import type { AdmissionCaseTable, CaseNames, CaseVerdict, Client, SecretSource }
 import { describe, expect, it } from 'vitest';
 import { kafkaConnections, kafkaTopics, kafkaUsers } from '../api/v1alpha1/index.ts';
 import type { KafkaConnection } from '../api/v1alpha1/index.ts';
-import { ConnectionResolver } from '../controllers/connection-resolver.ts';
+import { kafkaConnectionKit } from '../controllers/kafka-connections.ts';
 import type { KafkaClientPool } from '../controllers/kafka-client-pool.ts';
 import { KafkaTopicKind } from '../controllers/kafkatopic.reconciler.ts';
 import { KafkaUserKind } from '../controllers/kafkauser.reconciler.ts';
@@ -33,14 +33,14 @@ function operatorVerdict(table: AdmissionCaseTable<KafkaTenancyCase>, c: KafkaTe
     { apiVersion: kafkaConnections.apiVersion, kind: 'KafkaConnection', metadata: { name: NAMES.connection ?? '' }, spec: { bootstrapServers: ['kafka:9092'], ...(tenancy !== undefined && { tenancy }) } },
   ]);
   const unused = {} as unknown;
-  const resolver = new ConnectionResolver({ connections: cache(connections), namespaces: cache(namespaces), secrets: unused as SecretSource, pool: unused as KafkaClientPool });
-  const shared = { client: unused as Client, resolver };
+  const kit = kafkaConnectionKit({ connections: cache(connections), namespaces: cache(namespaces), secrets: unused as SecretSource, pool: unused as KafkaClientPool });
+  const shared = { client: unused as Client, kit };
   const metadata = { name: c.name, namespace: NAMES.namespace, uid: 'u1', generation: 1 };
   const filled = fillCase(c, NAMES);
   const connectionRef = { name: NAMES.connection ?? '' };
   try {
     if (filled.kind === 'KafkaTopic') {
-      new KafkaTopicKind({ resolver }).externalName({ apiVersion: kafkaTopics.apiVersion, kind: 'KafkaTopic', metadata, spec: { connectionRef, ...filled.spec } });
+      new KafkaTopicKind({ kit }).externalName({ apiVersion: kafkaTopics.apiVersion, kind: 'KafkaTopic', metadata, spec: { connectionRef, ...filled.spec } });
     } else {
       const secrets = unused as SecretSource;
       new KafkaUserKind({ ...shared, secrets }).externalName({ apiVersion: kafkaUsers.apiVersion, kind: 'KafkaUser', metadata, spec: { connectionRef, ...filled.spec } });

@@ -5,12 +5,12 @@ import type { KafkaConnection } from '../api/v1alpha1/index.ts';
 import { KafkaReasons } from '../kafka/reasons.ts';
 import { checkPrefixTemplate } from '../kafka/tenancy.ts';
 import { connectionHealth } from './cluster-identity.ts';
-import type { ConnectionResolver } from './connection-resolver.ts';
+import type { KafkaConnections } from './kafka-connections.ts';
 
 /** Dependencies of {@link kafkaConnectionReconciler}. */
 export interface KafkaConnectionReconcilerDeps {
   readonly client: Client;
-  readonly resolver: ConnectionResolver;
+  readonly kit: KafkaConnections;
   readonly events: Recorder;
   readonly now?: () => Date;
 }
@@ -33,11 +33,11 @@ export interface KafkaConnectionReconcilerOptions {
  * unreachable is still noticed when it answers.
  */
 export class KafkaConnectionCheck implements ConnectionCheck<KafkaConnection> {
-  readonly #resolver: ConnectionResolver;
+  readonly #kit: KafkaConnections;
 
   /** Does no work. */
-  constructor(resolver: ConnectionResolver) {
-    this.#resolver = resolver;
+  constructor(kit: KafkaConnections) {
+    this.#kit = kit;
   }
 
   /** See the class comment. */
@@ -45,7 +45,7 @@ export class KafkaConnectionCheck implements ConnectionCheck<KafkaConnection> {
     const prefix = connection.spec.tenancy?.namePrefix;
     const template = prefix === undefined ? undefined : checkPrefixTemplate(prefix);
     if (template !== undefined && !template.ok) throw new TerminalError(template.violation.message, Reasons.invalidSpec);
-    const clients = await this.#resolver.clients(connection, signal);
+    const clients = await this.#kit.client(connection, signal);
     const info = await clients.clusterInfo(true);
     // The last id is read from status alone: a status write that failed leaves it, so the replacement is reported
     // again at the next check; a cache that trails our own write only keeps ClusterReplaced a moment longer.
@@ -62,7 +62,7 @@ export class KafkaConnectionCheck implements ConnectionCheck<KafkaConnection> {
  */
 export function kafkaConnectionReconciler(deps: KafkaConnectionReconcilerDeps, options: KafkaConnectionReconcilerOptions = {}): ConnectionReconciler<KafkaConnection> {
   return new ConnectionReconciler(
-    { client: deps.client, type: kafkaConnections.type, events: deps.events, check: new KafkaConnectionCheck(deps.resolver), ...(deps.now !== undefined && { now: deps.now }) },
+    { client: deps.client, type: kafkaConnections.type, events: deps.events, check: new KafkaConnectionCheck(deps.kit), ...(deps.now !== undefined && { now: deps.now }) },
     { ...options, fallbackReason: KafkaReasons.error, intervalAnnotation: `${GROUP}/health-check-interval` },
   );
 }

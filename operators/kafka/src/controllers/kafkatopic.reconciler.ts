@@ -5,7 +5,7 @@ import type { KafkaConnection, KafkaTopic } from '../api/v1alpha1/index.ts';
 import { KafkaReasons } from '../kafka/reasons.ts';
 import { resolveKafkaName, tenancyError } from '../kafka/tenancy.ts';
 import { clusterIdChanged } from './cluster-identity.ts';
-import type { ConnectionResolver } from './connection-resolver.ts';
+import type { KafkaConnections } from './kafka-connections.ts';
 import type { ClusterClients } from './kafka-client-pool.ts';
 import { KafkaTopicAdapter } from './kafkatopic.adapter.ts';
 import type { DesiredKafkaTopic, ObservedKafkaTopic } from './kafkatopic.adapter.ts';
@@ -13,7 +13,7 @@ import { ReassignmentPoll } from './reassignment-poll.ts';
 
 /** Dependencies of a {@link KafkaTopicKind}. */
 export interface KafkaTopicKindDeps {
-  readonly resolver: ConnectionResolver;
+  readonly kit: KafkaConnections;
   /**
    * The claims ledger (ADR 0007, addendum "the claims ledger"): a topic's claim goes there before CreateTopics,
    * batched with other topics' claims, instead of a `CreatePending` status write per topic. Absent: the status claim.
@@ -97,13 +97,13 @@ export class KafkaTopicKind implements ManagedKind<KafkaTopic, DesiredKafkaTopic
    */
   externalName(topic: KafkaTopic): string {
     const name = topic.spec.connectionRef.name;
-    return connectionExternalName(name, this.#topicName(topic, this.#deps.resolver.connection(name)));
+    return connectionExternalName(name, this.#topicName(topic, this.#deps.kit.get(name)));
   }
 
   /** The external name and the desired topic from one look at the connection; throws like {@link KafkaTopicKind.externalName}. */
   connect(topic: KafkaTopic): Connected<DesiredKafkaTopic> {
     const name = topic.spec.connectionRef.name;
-    const topicName = this.#topicName(topic, this.#deps.resolver.connection(name));
+    const topicName = this.#topicName(topic, this.#deps.kit.get(name));
     return {
       externalName: connectionExternalName(name, topicName),
       desired: { connection: name, topicName, partitions: topic.spec.partitions, replicationFactor: topic.spec.replicationFactor, config: topic.spec.config ?? {} },
@@ -111,7 +111,7 @@ export class KafkaTopicKind implements ManagedKind<KafkaTopic, DesiredKafkaTopic
   }
 
   #topicName(topic: KafkaTopic, connection: KafkaConnection): string {
-    const prefix = this.#deps.resolver.prefixFor(connection, topic.metadata.namespace ?? '');
+    const prefix = this.#deps.kit.tenancy(connection, topic.metadata.namespace ?? '');
     const resolved = resolveKafkaName('topicName', topic.spec.topicName, topic.metadata.name ?? '', prefix);
     if (!resolved.ok) throw tenancyError(resolved.violation);
     return resolved.value;

@@ -8,8 +8,7 @@ import { checkAclRules, resolveKafkaName, tenancyError } from '../kafka/tenancy.
 import type { KafkaAclRule, KafkaUserQuotas } from '../api/v1alpha1/index.ts';
 import { CLUSTER_RESOURCE_NAME, desiredAclBindings, desiredClientIdQuotas, desiredQuotas, scramMechanismOf } from '../kafka/user-plan.ts';
 import { clusterIdChanged } from './cluster-identity.ts';
-import type { ConnectionResolver } from './connection-resolver.ts';
-import { tenancyOf } from './connection-resolver.ts';
+import type { KafkaConnections } from './kafka-connections.ts';
 import { credentialData, credentialsSecret, generatedSecretName } from './credentials-secret.ts';
 import type { ClusterClients } from './kafka-client-pool.ts';
 import { KafkaUserAdapter } from './kafkauser.adapter.ts';
@@ -18,7 +17,7 @@ import type { DesiredKafkaUser, ObservedKafkaUser } from './kafkauser.adapter.ts
 /** Dependencies of a {@link KafkaUserKind}. */
 export interface KafkaUserKindDeps {
   readonly client: Client;
-  readonly resolver: ConnectionResolver;
+  readonly kit: KafkaConnections;
   readonly secrets: SecretSource;
 }
 
@@ -122,8 +121,8 @@ export class KafkaUserKind implements ManagedKind<KafkaUser, DesiredKafkaUser, O
   }
 
   #identity(user: KafkaUser): UserIdentity {
-    const connection = this.#deps.resolver.connection(user.spec.connectionRef.name);
-    const prefix = this.#deps.resolver.prefixFor(connection, user.metadata.namespace ?? '');
+    const connection = this.#deps.kit.get(user.spec.connectionRef.name);
+    const prefix = this.#deps.kit.tenancy(connection, user.metadata.namespace ?? '');
     const username = resolveKafkaName('username', user.spec.username, user.metadata.name ?? '', prefix);
     if (!username.ok) throw tenancyError(username.violation);
     const rules: KafkaAclRule[] = (user.spec.acls ?? []).map((acl) => ({
@@ -134,7 +133,7 @@ export class KafkaUserKind implements ManagedKind<KafkaUser, DesiredKafkaUser, O
     }));
     const checked = checkAclRules(rules, prefix);
     if (!checked.ok) throw tenancyError(checked.violation);
-    const quotas = effectiveUserQuotas(user.spec.quotas, tenancyOf(connection));
+    const quotas = effectiveUserQuotas(user.spec.quotas, connection.spec.tenancy);
     if (!quotas.ok) throw tenancyError(quotas.violation);
     return { connection, username: username.value, rules, quotas: quotas.value };
   }

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { KafkaConnection } from '../api/v1alpha1/index.ts';
 import type { KafkaAdmin } from '../kafka/admin.ts';
 import type { KafkaConnectionOptions } from '../kafka/connection.ts';
-import { ConnectionResolver } from './connection-resolver.ts';
+import { kafkaConnectionKit } from './kafka-connections.ts';
 import { KafkaClientPool } from './kafka-client-pool.ts';
 
 function connection(spec: Partial<KafkaConnection['spec']> = {}, status?: KafkaConnection['status'], generation = 1): KafkaConnection {
@@ -36,52 +36,52 @@ function setup(objects: { connections?: KafkaConnection[]; namespaces?: V1Namesp
       return { close: () => Promise.resolve() } as unknown as KafkaAdmin;
     },
   });
-  return { resolver: new ConnectionResolver({ connections: { store: connections }, namespaces: { store: namespaces }, secrets, pool }), built };
+  return { kit: kafkaConnectionKit({ connections: { store: connections }, namespaces: { store: namespaces }, secrets, pool }), built };
 }
 
-describe('ConnectionResolver', () => {
+describe('kafkaConnectionKit', () => {
   it('refuses a missing connection with ConnectionNotFound', () => {
-    expect(() => setup().resolver.connection('main')).toThrow(expect.objectContaining({ reason: 'ConnectionNotFound' }));
+    expect(() => setup().kit.get('main')).toThrow(expect.objectContaining({ reason: 'ConnectionNotFound' }));
   });
 
   it('renders the prefix of a namespace and refuses a namespace the selector does not select', () => {
     const conn = connection({ tenancy: { namePrefix: '{namespace}.', namespaceSelector: { matchLabels: { kafka: 'yes' } } } });
-    const { resolver } = setup({
+    const { kit } = setup({
       connections: [conn],
       namespaces: [
         { metadata: { name: 'team-a', labels: { kafka: 'yes' } } },
         { metadata: { name: 'team-b', labels: {} } },
       ],
     });
-    expect(resolver.prefixFor(conn, 'team-a')).toBe('team-a.');
-    expect(() => resolver.prefixFor(conn, 'team-b')).toThrow(expect.objectContaining({ reason: 'TenancyViolation' }));
-    expect(() => resolver.prefixFor(conn, 'unknown')).toThrow(/not in the cache/);
-    expect(resolver.prefixFor(connection(), 'anything')).toBe('');
+    expect(kit.tenancy(conn, 'team-a')).toBe('team-a.');
+    expect(() => kit.tenancy(conn, 'team-b')).toThrow(expect.objectContaining({ reason: 'TenancyViolation' }));
+    expect(() => kit.tenancy(conn, 'unknown')).toThrow(/not in the cache/);
+    expect(kit.tenancy(connection(), 'anything')).toBe('');
   });
 
   it('passes its failure on to dependents only while it describes the current generation', () => {
     const failing = {
       conditions: [{ type: 'Ready', status: 'False' as const, reason: 'KafkaUnavailable', message: 'down', lastTransitionTime: '2026-01-01T00:00:00Z', observedGeneration: 1 }],
     };
-    const { resolver } = setup();
-    expect(() => { resolver.assertUsable(connection({}, failing)); }).toThrow(expect.objectContaining({ reason: 'KafkaUnavailable', message: 'KafkaConnection "main" is not ready: down' }));
-    expect(() => { resolver.assertUsable(connection({}, failing, 2)); }).not.toThrow();
-    expect(() => { resolver.assertUsable(connection()); }).not.toThrow();
+    const { kit } = setup();
+    expect(() => { kit.assertUsable(connection({}, failing)); }).toThrow(expect.objectContaining({ reason: 'KafkaUnavailable', message: 'KafkaConnection "main" is not ready: down' }));
+    expect(() => { kit.assertUsable(connection({}, failing, 2)); }).not.toThrow();
+    expect(() => { kit.assertUsable(connection()); }).not.toThrow();
   });
 
   it('shares one admin per connection; a missing Secret or key is refused without the password in the message', async () => {
     const sasl = { mechanism: 'SCRAM-SHA-512' as const, secretRef: { namespace: 'ops', name: 'login', usernameKey: 'username', passwordKey: 'password' } };
     const conn = connection({ sasl });
     const first = setup({ connections: [conn], secrets: [secret('login', { username: 'admin', password: 'one' })] });
-    const a = await first.resolver.clients(conn);
-    expect(await first.resolver.clients(conn)).toBe(a);
+    const a = await first.kit.client(conn);
+    expect(await first.kit.client(conn)).toBe(a);
     expect(first.built).toHaveLength(1);
     expect(first.built[0]?.sasl).toEqual({ mechanism: 'SCRAM-SHA-512', username: 'admin', password: 'one' });
 
     const missing = setup({ connections: [conn] });
     // Retried with backoff (a DependencyError, never terminal): the Secret may be created a moment later.
-    await expect(missing.resolver.clients(conn)).rejects.toMatchObject({ name: 'DependencyError', reason: 'SecretNotFound', message: 'Secret ops/login of KafkaConnection "main" does not exist' });
+    await expect(missing.kit.client(conn)).rejects.toMatchObject({ name: 'DependencyError', reason: 'SecretNotFound', message: 'Secret ops/login of KafkaConnection "main" does not exist' });
     const noKey = setup({ connections: [conn], secrets: [secret('login', { username: 'admin' })] });
-    await expect(noKey.resolver.clients(conn)).rejects.toMatchObject({ name: 'DependencyError', reason: 'SecretNotFound', message: expect.not.stringContaining('one') as unknown });
+    await expect(noKey.kit.client(conn)).rejects.toMatchObject({ name: 'DependencyError', reason: 'SecretNotFound', message: expect.not.stringContaining('one') as unknown });
   });
 });
