@@ -24,10 +24,10 @@ export interface Connections extends ManagedConnections<OpenSearchApi> {
   /** The cached connection; throws {@link DependencyError} `ConnectionNotFound` (retried). */
   connection(name: string): OpenSearchConnection;
   /**
-   * Throws `TerminalError` with the connection's own reason while its `Ready` says it does not work at its current
-   * generation (the runtime's `ConnectionLookup.assertUsable`), {@link DependencyError} `ConnectionNotFound` when it is missing.
+   * The cached connection, once its `Ready` does not say it fails at its current generation: throws `TerminalError`
+   * with the connection's own reason, {@link DependencyError} `ConnectionNotFound` when it is missing.
    */
-  assertUsable(name: string): void;
+  usable(name: string): OpenSearchConnection;
   /**
    * The API client of a connection: the same instance as long as the connection's generation and its Secrets'
    * resourceVersions stay the same. Rejects with {@link DependencyError} when the connection or a Secret is missing.
@@ -62,12 +62,10 @@ export interface ConnectionRegistryOptions {
 
 /** {@link Connections} over the informer caches, on the runtime's `ConnectionKit`. Construction does no work; call {@link ConnectionRegistry.close} at shutdown. */
 export class ConnectionRegistry implements Connections {
-  readonly #kit: ConnectionKit<OpenSearchConnection, OpenSearchApi>;
+  readonly #kit: ConnectionKit<OpenSearchConnection, OpenSearchApi, Tenancy>;
   readonly #clients: ClientCache<OpenSearchApi>;
-  readonly #connections: StoreSource<OpenSearchConnection>;
 
   constructor(deps: ConnectionRegistryDeps, options: ConnectionRegistryOptions = {}) {
-    this.#connections = deps.connections;
     this.#clients = new ClientCache<OpenSearchApi>({ close: (api) => api.close(), ...(deps.log === undefined ? {} : { log: deps.log }) });
     this.#kit = new ConnectionKit(deps, openSearchConnectionKind(deps, options, this.#clients));
   }
@@ -76,8 +74,8 @@ export class ConnectionRegistry implements Connections {
     return this.#kit.get(name);
   }
 
-  assertUsable(name: string): void {
-    this.#kit.usable(name);
+  usable(name: string): OpenSearchConnection {
+    return this.#kit.usable(name);
   }
 
   async api(name: string): Promise<OpenSearchApi> {
@@ -86,7 +84,7 @@ export class ConnectionRegistry implements Connections {
 
   /** The connection's `spec.ignoredNames`; empty when it names none or is not cached. */
   ignoredNames(name: string): readonly string[] {
-    return this.#connections.store.get(name)?.spec.ignoredNames ?? [];
+    return this.#kit.ignoredNames(name);
   }
 
   /** The API client of the connection an external name `<connection>/<name>` is on; rejects like {@link Connections.api}. */
@@ -95,11 +93,7 @@ export class ConnectionRegistry implements Connections {
   }
 
   tenancy(connectionName: string, namespace: string): Tenancy {
-    const connection = this.connection(connectionName);
-    this.#kit.admit(connection, namespace);
-    const result = tenancyFor(connection.spec.tenancy, namespace, this.#kit.admitted(connection));
-    if (!result.ok) throw tenancyError(result.violation);
-    return result.tenancy;
+    return this.#kit.tenancy(this.connection(connectionName), namespace);
   }
 
   /** Forgets the client of a connection that no longer exists. */
@@ -117,11 +111,17 @@ export class ConnectionRegistry implements Connections {
  * OpenSearchConnection as the runtime's `ConnectionKit` sees it: the login and the CA Secret it names, and one HTTP
  * client per connection version in `clients`, built from them. Pure; builds a client only when called.
  */
-function openSearchConnectionKind(deps: ConnectionRegistryDeps, options: ConnectionRegistryOptions, clients: ClientCache<OpenSearchApi>): ConnectionKitKind<OpenSearchConnection, OpenSearchApi> {
+function openSearchConnectionKind(deps: ConnectionRegistryDeps, options: ConnectionRegistryOptions, clients: ClientCache<OpenSearchApi>): ConnectionKitKind<OpenSearchConnection, OpenSearchApi, Tenancy> {
   return {
     kind: 'OpenSearchConnection',
     blockingReasons: BLOCKING_REASONS,
     namespaceSelector: (connection) => connection.spec.tenancy?.namespaceSelector,
+    tenancy: (connection, namespace, admitted) => {
+      const result = tenancyFor(connection.spec.tenancy, namespace, admitted());
+      if (!result.ok) throw tenancyError(result.violation);
+      return result.tenancy;
+    },
+    ignoredNames: (connection) => connection.spec.ignoredNames,
     secretsOf: ({ spec }) => [spec.credentialsSecretRef, spec.tls?.caSecretRef],
     client: (connection, [credentials, caSecret], version) =>
       clients.get(connection.metadata.name ?? '', version, () => {

@@ -6,6 +6,7 @@ import type { KubernetesObject } from '@kubernetes/client-node';
 import type { ExternalAdapter, ExternalContext, ReconcileContext, RestRequest, RestTransport, Result } from '@domain-operators/reconcile';
 import { Client, ExternalResourceReconciler, silentLogger, statusChange } from '@domain-operators/reconcile';
 import { FakeObjects, RecordingRecorder } from '@domain-operators/reconcile/testing';
+import { openSearchConnections } from '../api/v1alpha1/index.ts';
 import type { JsonObject } from '../opensearch/json.ts';
 import { isRecord } from '../opensearch/json.ts';
 import type { ComponentTemplateWire, IndexTemplateWire } from '../opensearch/template-plan.ts';
@@ -224,7 +225,12 @@ export function fakeConnections(api: OpenSearchApi, namespaces: readonly string[
     connection: () => {
       throw new Error('not used by this test');
     },
-    assertUsable: () => undefined,
+    usable: (name) => ({
+      apiVersion: openSearchConnections.apiVersion,
+      kind: openSearchConnections.kind,
+      metadata: { name },
+      spec: { urls: ['https://opensearch.test:9200'], credentialsSecretRef: { namespace: 'ops', name: 'login', usernameKey: 'username', passwordKey: 'password' } },
+    }),
     api: () => Promise.resolve(api),
     clientOf: () => Promise.resolve(api),
     ignoredNames: () => [],

@@ -85,7 +85,7 @@ type SnapshotSummary = NonNullable<OpenSearchSnapshotPolicyStatus['lastSnapshot'
 
 /** What {@link SnapshotPolicyReconciler} reads and writes through. */
 export interface SnapshotPolicyDeps {
-  readonly connections: Pick<Connections, 'assertUsable' | 'api' | 'tenancy'>;
+  readonly connections: Pick<Connections, 'usable' | 'api' | 'tenancy'>;
   /** The cached repositories (cluster-scoped, by name). */
   readonly repositories: StoreSource<OpenSearchSnapshotRepository>;
   /** The cached namespaces (for the repository's namespaceSelector). */
@@ -215,7 +215,7 @@ export class SnapshotPolicyReconciler implements Reconciler<OpenSearchSnapshotPo
   }
 
   async #run(policy: OpenSearchSnapshotPolicy, target: PolicyTarget, now: Date, context: ReconcileContext): Promise<Outcome> {
-    this.#deps.connections.assertUsable(target.connection);
+    this.#deps.connections.usable(target.connection);
     const api = await this.#deps.connections.api(target.connection);
     const options = { signal: context.signal };
     const listed = await api.listSnapshots(target.repository, policySnapshotPattern(target.namespace, target.policy), options);

@@ -212,7 +212,7 @@ export class SnapshotRestoreReconciler implements Reconciler<OpenSearchSnapshotR
   async #running(object: OpenSearchSnapshotRestore, context: ReconcileContext): Promise<Result> {
     if (accepted(object)) return this.#poll(object, context);
     const connection = object.spec.connectionRef.name;
-    this.#deps.connections.assertUsable(connection);
+    this.#deps.connections.usable(connection);
     const resource = this.#repository(object);
     const recorded: Prepared = {
       api: await this.#deps.connections.api(connection),
@@ -305,7 +305,7 @@ export class SnapshotRestoreReconciler implements Reconciler<OpenSearchSnapshotR
 
   /** Polls an accepted restore until it succeeds or fails. */
   async #poll(object: OpenSearchSnapshotRestore, context: ReconcileContext): Promise<Result> {
-    this.#deps.connections.assertUsable(object.spec.connectionRef.name);
+    this.#deps.connections.usable(object.spec.connectionRef.name);
     const api = await this.#deps.connections.api(object.spec.connectionRef.name);
     const targets = (object.status?.restoredIndices ?? []).map((target) => ({ source: target, target }));
     const progress = progressOf(await this.#observe({ api, targets }, context));
@@ -346,7 +346,7 @@ export class SnapshotRestoreReconciler implements Reconciler<OpenSearchSnapshotR
   async #prepare(object: OpenSearchSnapshotRestore, pinned: string | undefined, context: ReconcileContext): Promise<Preparation> {
     const namespace = object.metadata.namespace ?? '';
     const connection = object.spec.connectionRef.name;
-    this.#deps.connections.assertUsable(connection);
+    this.#deps.connections.usable(connection);
     let tenancy;
     try {
       tenancy = this.#deps.connections.tenancy(connection, namespace);
