@@ -9,6 +9,7 @@ import type { OperatorProcess } from '@domain-operators/e2e-harness';
 import { coreTypes, isNotFound } from '@domain-operators/reconcile';
 import type { Client, ResourceType } from '@domain-operators/reconcile';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAdminConnection } from './admin-connection.ts';
 import { openSearchRequests } from './opensearch-http.ts';
 import type { OpenSearchRequest } from './opensearch-http.ts';
 import { API_VERSION, GROUP, openSearchConnections, openSearchDataStreams, openSearchIndexTemplates } from './kinds.ts';
@@ -55,25 +56,13 @@ beforeAll(async () => {
   client = await adminClient();
   operator = await startOperator({ system: 'opensearch', env: { OPENSEARCH_REQUEST_TIMEOUT: '5s' } });
   await client.create(coreTypes.namespace, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: team, labels: { 'e2e.domain-operators.io/run': `ds${sfx}` } } });
-  await client.create(coreTypes.secret, {
-    apiVersion: 'v1',
-    kind: 'Secret',
-    metadata: { namespace: operator.namespace, name: `opensearch-admin-${sfx}` },
-    stringData: { username: backends.opensearch.adminUser.username, password: backends.opensearch.adminUser.password },
-  });
-  await client.create(openSearchConnections, {
-    apiVersion: API_VERSION,
-    kind: 'OpenSearchConnection',
-    metadata: { name: connectionName },
+  await createAdminConnection(client, backends.opensearch, {
+    name: connectionName,
+    secretNamespace: operator.namespace,
+    secretName: `opensearch-admin-${sfx}`,
     spec: {
-      urls: [backends.opensearch.url],
-      credentialsSecretRef: { namespace: operator.namespace, name: `opensearch-admin-${sfx}` },
       tenancy: { indexPrefix: '{namespace}-', namespaceSelector: { matchLabels: { 'e2e.domain-operators.io/run': `ds${sfx}` } } },
     },
-  });
-  await eventually(async () => ((await client.get(openSearchConnections, { namespace: undefined, name: connectionName })).status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true ? true : undefined), {
-    timeoutMs: 90_000,
-    what: 'connection Ready',
   });
 });
 
