@@ -286,6 +286,12 @@ export class WorkQueue<K extends WorkQueueKey = string> {
   // Takes the entry to hand out next, or undefined when none waits; never reads the clock. A low head is served
   // before the high head only when its bound ran out before the high head joined (see lowPriorityMaxWaitMs).
   #next(): Entry<K> | undefined {
+    if (this.#low.size === 0) {
+      // The only path of a queue used at 'high' alone.
+      const entry = this.#high.shift();
+      if (entry !== undefined) this.#waiting--;
+      return entry;
+    }
     const low = this.#lowHead();
     const high = this.#high.peek();
     if (high !== undefined && (low === undefined || !(low.since + this.#lowMaxWaitMs < high.since))) {
