@@ -66,7 +66,10 @@ interface Entry<K> {
  * - A key is held at most once while it waits, however often it is added (the dirty set).
  * - A key handed out by {@link get} is processing until {@link done}; it is never handed to a second getter
  *   meanwhile. Adding it while it is processing queues it once, after `done`.
- * - Waiting keys come out first in, first out; concurrent getters are served in the order they called `get`.
+ * - Waiting keys come out first in, first out within their priority ({@link WorkQueuePriority}): `'high'` keys before
+ *   `'low'` ones, except that a low key past its starvation bound ({@link WorkQueueOptions.lowPriorityMaxWaitMs})
+ *   goes before high keys that arrived after the bound ran out. Concurrent getters are served in the order they
+ *   called `get`.
  * - Delayed adds ({@link addAfter}, {@link addRateLimited}) wait in one min-heap by due time behind a single timer;
  *   a key delayed twice keeps its earliest due time. A delayed key still fires when it was also added directly.
  * - After {@link shutDown} adds are ignored, delayed keys are dropped, and keys still waiting are handed out until
