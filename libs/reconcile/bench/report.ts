@@ -1,5 +1,6 @@
 import { PROFILE_INTERVAL_US } from './sync-profile.ts';
 import type { SyncProfile } from './sync-profile.ts';
+import type { PriorityBenchmarkResult } from './priority-latency.ts';
 
 /** What one informer measurement prints, from `informer-peer.ts` or the Go `informer-bench` (same fields). */
 export interface PeerResult {
@@ -86,6 +87,8 @@ export interface BenchReport {
   };
   readonly versions: { readonly node: string; readonly go: string; readonly kubernetes: string };
   readonly queue: { readonly items: number; readonly duplicateRatio: number; readonly rounds: number; readonly rows: readonly QueueRow[] };
+  /** Each run of priority.bench.ts, both modes (absent in reports written before it existed). */
+  readonly priorityQueue?: { readonly rounds: number; readonly runs: readonly PriorityBenchmarkResult[] };
   readonly informer: { readonly repetitions: number; readonly rows: readonly InformerRow[] };
   /** One extra, profiled sync of ours per namespace: where its time went. */
   readonly profiles: readonly SyncProfile[];

@@ -1,7 +1,8 @@
 // The reconcile benchmark (`npx nx run reconcile:bench`, or `node libs/reconcile/bench/run.ts` from the root).
 // It prints a report and never fails on a missed target; it fails only when something cannot run.
 //   1. makes sure the testenv apiserver is up and seeds namespaces bench-1000 and bench-10000 with ~2 KB ConfigMaps;
-//   2. work queue throughput: ours (queue.bench.ts) against client-go's (libs/testenv/go/cmd/workqueue-bench);
+//   2. work queue throughput: ours (queue.bench.ts) against client-go's (libs/testenv/go/cmd/workqueue-bench), then
+//      a user change's latency behind a 10,000-key initial list, with and without priorities (priority.bench.ts);
 //   3. informer sync time and heap per cached object: ours (its default paginated list, and with a watch-list for
 //      reference) and client-node (informer-peer.ts) against client-go (libs/testenv/go/cmd/informer-bench), each
 //      measurement in a fresh process;
@@ -17,6 +18,7 @@ import { ensureTestEnv, resolvePaths } from '@domain-operators/testenv';
 import { formatReport, median, verdict } from './report.ts';
 import type { BenchReport, InformerRow, PeerName, PeerResult, PeerSummary, QueueRow } from './report.ts';
 import { seedConfigMaps } from './seed.ts';
+import type { PriorityBenchmarkResult } from './priority-latency.ts';
 import { profileOurSync } from './sync-profile.ts';
 import type { SyncProfile } from './sync-profile.ts';
 
@@ -161,6 +163,10 @@ const informerBench = await buildGo('informer-bench');
 const goVersion = (await output('go', ['version'], goDir)).trim().split(' ')[2] ?? 'go';
 
 const queueRows = await queueComparison(workqueueBench);
+log('priority queue: the initial list added low against the same queue with every add high (priority.bench.ts)');
+const priorityText = await output(process.execPath, [join(benchDir, 'priority.bench.ts'), '--rounds', String(ROUNDS)]);
+const priorityRuns = jsonLines<PriorityBenchmarkResult>(priorityText);
+log(priorityText.slice(priorityText.indexOf('\n\n') + 2).trim());
 const informerRows = await informerComparison(kubeconfig, informerBench, seeded);
 const profiles: SyncProfile[] = [];
 for (const namespace of seeded.keys()) {
@@ -179,6 +185,7 @@ const report: BenchReport = {
   },
   versions: { node: process.version, go: goVersion, kubernetes: env.apiserver.kubernetesVersion },
   queue: { items: QUEUE_ITEMS, duplicateRatio: QUEUE_DUPLICATE_RATIO, rounds: ROUNDS, rows: queueRows },
+  priorityQueue: { rounds: ROUNDS, runs: priorityRuns },
   informer: { repetitions: ROUNDS, rows: informerRows },
   profiles,
   targets: [

@@ -66,7 +66,7 @@ export type {
   RateLimiter,
 } from './queue/rate-limiter.ts';
 export { WorkQueue } from './queue/queue.ts';
-export type { WorkQueueKey, WorkQueueOptions } from './queue/queue.ts';
+export type { WorkQueueKey, WorkQueueOptions, WorkQueuePriority } from './queue/queue.ts';
 export { noopWorkQueueMetricsProvider } from './observability/queue-metrics.ts';
 export type { UnfinishedWork, WorkQueueMetrics, WorkQueueMetricsProvider } from './observability/queue-metrics.ts';
 export { NetworkError, isNetworkError } from './core/network-error.ts';

@@ -84,6 +84,7 @@ describe('StoreWriter', () => {
       ['Added', 'ns/d', undefined],
       ['Deleted', 'ns/c', '1'],
     ]);
+    expect(changes.every((c) => c.fromList === true)).toBe(true);
     expect(store.get('ns/a')).toBe(unchanged);
     expect(store.get('ns/c')).toBeUndefined();
     expect(store.size()).toBe(3);
@@ -105,7 +106,9 @@ describe('StoreWriter', () => {
 
   it('ignores a replayed event with the cached resourceVersion; reports a delete even for an unknown key', () => {
     const store = new StoreWriter();
-    expect(store.apply(app('a', '1'))?.type).toBe('Added');
+    const added = store.apply(app('a', '1'));
+    expect(added?.type).toBe('Added');
+    expect(added).not.toHaveProperty('fromList');
     expect(store.apply(app('a', '1'))).toBeUndefined();
     expect(store.apply(app('a', '2'))).toMatchObject({ type: 'Modified', oldObject: { metadata: { resourceVersion: '1' } } });
     expect(store.delete(app('a', '3'))).toMatchObject({ type: 'Deleted', oldObject: { metadata: { resourceVersion: '2' } } });

@@ -28,11 +28,15 @@ export interface Store<T extends KubernetesObject = KubernetesObject> {
 /** Computes the values under which an object is indexed. Must be pure and must not throw. */
 export type IndexFunc<T extends KubernetesObject = KubernetesObject> = (object: T) => readonly string[];
 
-/** A change to the cache, as reported to a reflector's listeners. `oldObject` is the version cached before. */
+/**
+ * A change to the cache, as reported to a reflector's listeners. `oldObject` is the version cached before.
+ * `fromList` is `true` on every change found by a full list ({@link StoreWriter.replace}: the initial list and each
+ * relist) and absent on changes from watch events; a controller queues the former at low priority.
+ */
 export type StoreChange<T extends KubernetesObject = KubernetesObject> =
-  | { readonly type: 'Added'; readonly object: T; readonly oldObject?: undefined }
-  | { readonly type: 'Modified'; readonly object: T; readonly oldObject: T }
-  | { readonly type: 'Deleted'; readonly object: T; readonly oldObject?: T };
+  | { readonly type: 'Added'; readonly object: T; readonly oldObject?: undefined; readonly fromList?: true }
+  | { readonly type: 'Modified'; readonly object: T; readonly oldObject: T; readonly fromList?: true }
+  | { readonly type: 'Deleted'; readonly object: T; readonly oldObject?: T; readonly fromList?: true };
 
 /** Options of a {@link StoreWriter}. */
 export interface StoreOptions<T extends KubernetesObject = KubernetesObject> {
@@ -199,7 +203,7 @@ export class StoreWriter<T extends KubernetesObject = KubernetesObject> implemen
    * Replaces the whole content with `objects` (a full list) and returns what changed: new keys as `Added`, keys whose
    * resourceVersion differs as `Modified`, missing keys as `Deleted`. A key whose UID changed (deleted and created
    * again while no watch ran) is `Deleted` (the old object) then `Added`, so a controller forgets the old one. An
-   * unchanged object keeps its cached instance.
+   * unchanged object keeps its cached instance. Every change returned has `fromList: true`.
    */
   replace(objects: Iterable<T>): StoreChange<T>[] {
     const previous = this.#objects;
@@ -222,16 +226,16 @@ export class StoreWriter<T extends KubernetesObject = KubernetesObject> implemen
       byName.set(name, object);
       if (old !== undefined) this.#unindex(old);
       this.#index(object);
-      if (old === undefined) changes.push({ type: 'Added', object });
-      else if (recreated(old, object)) changes.push({ type: 'Deleted', object: old, oldObject: old }, { type: 'Added', object });
-      else changes.push({ type: 'Modified', object, oldObject: old });
+      if (old === undefined) changes.push({ type: 'Added', object, fromList: true });
+      else if (recreated(old, object)) changes.push({ type: 'Deleted', object: old, oldObject: old, fromList: true }, { type: 'Added', object, fromList: true });
+      else changes.push({ type: 'Modified', object, oldObject: old, fromList: true });
     }
     for (const [namespace, byName] of previous) {
       const kept = next.get(namespace);
       for (const [name, old] of byName) {
         if (kept?.has(name) === true) continue;
         this.#unindex(old);
-        changes.push({ type: 'Deleted', object: old, oldObject: old });
+        changes.push({ type: 'Deleted', object: old, oldObject: old, fromList: true });
       }
     }
     this.#objects = next;

@@ -63,6 +63,12 @@ class FakeInformers implements InformerSource {
     if (change) for (const l of e.listeners) l(change);
   }
 
+  /** A full list (the initial list or a relist), as the reflector hands it on: every change marked `fromList`. */
+  list(plural: string, objects: KubernetesObject[]): void {
+    const e = this.#informers.get(plural)!;
+    for (const change of e.writer.replace(objects)) for (const l of e.listeners) l(change);
+  }
+
   remove(plural: string, object: KubernetesObject): void {
     const e = this.#informers.get(plural)!;
     const change = e.writer.delete(object);
@@ -120,6 +126,19 @@ describe('Controller', () => {
     t.informers.sync('widgets');
     await t.clock.advance(10);
     expect(t.rec.calls).toEqual(['a', 'b']);
+    t.stop.abort();
+    await t.running;
+  });
+
+  it('queues the changes of a full list behind watch events, and a watch event lifts a listed key', async () => {
+    const t = setup(() => Promise.resolve(Result.done()));
+    t.informers.list('widgets', [widget('l1'), widget('l2'), widget('l3')]);
+    t.informers.put('widgets', widget('w'));
+    t.informers.put('widgets', widget('l3', 2, '2'));
+    expect(t.controller.queue.len()).toBe(4);
+    t.informers.sync('widgets');
+    await t.clock.advance(10);
+    expect(t.rec.calls).toEqual(['w', 'l3', 'l1', 'l2']);
     t.stop.abort();
     await t.running;
   });

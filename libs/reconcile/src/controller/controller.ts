@@ -11,6 +11,7 @@ import type { Logger } from '../core/logger.ts';
 import { silentLogger } from '../core/logger.ts';
 import type { ChangeEvent, Predicate } from './predicate.ts';
 import { WorkQueue } from '../queue/queue.ts';
+import type { WorkQueuePriority } from '../queue/queue.ts';
 import type { WorkQueueMetricsProvider } from '../observability/queue-metrics.ts';
 import type { RateLimiter } from '../queue/rate-limiter.ts';
 import type { Reconciler } from './reconciler.ts';
@@ -38,6 +39,8 @@ export interface ControllerOptions {
   readonly logger?: Logger;
   readonly metrics?: ControllerMetrics;
   readonly queueMetrics?: WorkQueueMetricsProvider;
+  /** How long an initial-list or relist key may wait behind watch events (default 1000 ms; see `WorkQueueOptions`). */
+  readonly lowPriorityMaxWaitMs?: number;
 }
 
 interface Watch {
@@ -128,6 +131,7 @@ export class ControllerBuilder<T extends KubernetesObject = KubernetesObject> {
       name: this.#name,
       ...(options.rateLimiter && { rateLimiter: options.rateLimiter }),
       ...(options.queueMetrics && { metrics: options.queueMetrics }),
+      ...(options.lowPriorityMaxWaitMs !== undefined && { lowPriorityMaxWaitMs: options.lowPriorityMaxWaitMs }),
     });
     const triggers = new TriggerLedger();
     const primary = this.#informers.informerFor(this.#primary.type, primaryRequest);
@@ -138,7 +142,7 @@ export class ControllerBuilder<T extends KubernetesObject = KubernetesObject> {
       if (!primaryPredicates.every((p) => p(event))) return;
       const key = objectKey(change.object);
       triggers.noteEvent(key, 'ObjectChanged');
-      queue.add(key);
+      queue.add(key, priorityOf(change));
     });
     const informers: Informer[] = [primary];
     for (const watch of this.#watches) {
@@ -147,11 +151,12 @@ export class ControllerBuilder<T extends KubernetesObject = KubernetesObject> {
         const event = toEvent(change);
         if (!watch.predicates.every((p) => p(event))) return;
         const objects = change.type === 'Modified' ? [change.object, change.oldObject] : [change.object];
+        const priority = priorityOf(change);
         for (const object of objects) {
           for (const request of watch.map(object)) {
             const key = requestKey(request);
             triggers.noteEvent(key, watch.trigger);
-            queue.add(key);
+            queue.add(key, priority);
           }
         }
       });
@@ -239,6 +244,11 @@ export class Controller<T extends KubernetesObject = KubernetesObject> {
     await Promise.all(Array.from({ length: workers }, () => runWorker(loopDeps)));
     logger.info({}, 'workers stopped');
   }
+}
+
+// A full list's changes (initial list, relist) go behind the watch events' (controller-runtime v0.23's default).
+function priorityOf(change: StoreChange): WorkQueuePriority {
+  return change.fromList === true ? 'low' : 'high';
 }
 
 function toEvent<T extends KubernetesObject>(change: StoreChange<T>): ChangeEvent<T> {

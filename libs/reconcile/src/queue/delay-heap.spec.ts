@@ -8,6 +8,15 @@ function drain<K>(heap: DelayHeap<K>): [K, number][] {
 }
 
 describe('DelayHeap', () => {
+  it('tells whether a key is held', () => {
+    const heap = new DelayHeap<string>();
+    heap.schedule('a', 10);
+    expect(heap.has('a')).toBe(true);
+    expect(heap.has('b')).toBe(false);
+    heap.pop();
+    expect(heap.has('a')).toBe(false);
+  });
+
   it('pops by due time, ties in schedule order', () => {
     const heap = new DelayHeap<string>();
     heap.schedule('c', 30);

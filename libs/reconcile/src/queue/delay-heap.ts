@@ -43,6 +43,11 @@ export class DelayHeap<K> {
     this.#up(entry.index);
   }
 
+  /** Whether `key` is held. */
+  has(key: K): boolean {
+    return this.#byKey.has(key);
+  }
+
   /** The entry due first, without removing it; `undefined` when empty. */
   peek(): DelayedEntry<K> | undefined {
     const top = this.#heap[0];

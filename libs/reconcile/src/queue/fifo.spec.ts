@@ -16,6 +16,17 @@ describe('Fifo', () => {
     expect(fifo.shift()).toBeUndefined();
   });
 
+  it('peeks at the head without removing it', () => {
+    const fifo = new Fifo<string>();
+    expect(fifo.peek()).toBeUndefined();
+    fifo.push('a');
+    fifo.push('b');
+    expect(fifo.peek()).toBe('a');
+    expect(fifo.size).toBe(2);
+    expect(fifo.shift()).toBe('a');
+    expect(fifo.peek()).toBe('b');
+  });
+
   it('is empty after clear', () => {
     const fifo = new Fifo<string>();
     fifo.push('a');

@@ -20,6 +20,11 @@ export class Fifo<T> {
     this.#size++;
   }
 
+  /** Returns the head without removing it, or `undefined` when empty. */
+  peek(): T | undefined {
+    return this.#size === 0 ? undefined : this.#items[this.#head];
+  }
+
   /** Removes and returns the head, or `undefined` when empty. */
   shift(): T | undefined {
     if (this.#size === 0) return undefined;
