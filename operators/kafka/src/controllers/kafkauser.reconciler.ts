@@ -6,7 +6,7 @@ import type { KafkaConnection, KafkaUser } from '../api/v1alpha1/index.ts';
 import { effectiveUserQuotas } from '../kafka/quota-policy.ts';
 import { checkAclRules, resolveKafkaName, tenancyError } from '../kafka/tenancy.ts';
 import type { KafkaAclRule, KafkaUserQuotas } from '../api/v1alpha1/index.ts';
-import { CLUSTER_RESOURCE_NAME, desiredAclBindings, desiredClientIdQuotas, desiredQuotas, scramMechanismOf } from '../kafka/user-plan.ts';
+import { desiredAclBindings, desiredClientIdQuotas, desiredQuotas, scramMechanismOf } from '../kafka/user-plan.ts';
 import { clusterIdChanged } from './cluster-identity.ts';
 import type { KafkaConnections } from './kafka-connections.ts';
 import { credentialData, credentialsSecret, generatedSecretName } from './credentials-secret.ts';
@@ -125,12 +125,7 @@ export class KafkaUserKind implements ManagedKind<KafkaUser, DesiredKafkaUser, O
     const prefix = this.#deps.kit.tenancy(connection, user.metadata.namespace ?? '');
     const username = resolveKafkaName('username', user.spec.username, user.metadata.name ?? '', prefix);
     if (!username.ok) throw tenancyError(username.violation);
-    const rules: KafkaAclRule[] = (user.spec.acls ?? []).map((acl) => ({
-      resource: { type: acl.resource.type, name: acl.resource.name ?? CLUSTER_RESOURCE_NAME, patternType: acl.resource.patternType },
-      operations: acl.operations,
-      host: acl.host,
-      permission: acl.permission,
-    }));
+    const rules = user.spec.acls ?? [];
     const checked = checkAclRules(rules, prefix);
     if (!checked.ok) throw tenancyError(checked.violation);
     const quotas = effectiveUserQuotas(user.spec.quotas, connection.spec.tenancy);
