@@ -1,19 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../core/clock.ts';
 import { WorkQueue } from './queue.ts';
+import { takeAll } from './queue.test-support.ts';
 import type { WorkQueueOptions } from './queue.ts';
-
-/** Takes every key waiting right now, marking each done, in the order handed out. */
-async function takeAll(queue: WorkQueue): Promise<string[]> {
-  const out: string[] = [];
-  while (queue.len() > 0) {
-    const key = await queue.get();
-    if (key === undefined) break;
-    out.push(key);
-    queue.done(key);
-  }
-  return out;
-}
 
 function newQueue(options: Omit<WorkQueueOptions<string>, 'clock'> = {}): { clock: VirtualClock; queue: WorkQueue } {
   const clock = new VirtualClock();

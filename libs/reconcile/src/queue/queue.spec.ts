@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { flushMicrotasks, VirtualClock } from '../core/clock.ts';
 import { WorkQueue } from './queue.ts';
+import { takeAll } from './queue.test-support.ts';
 import type { UnfinishedWork, WorkQueueMetrics, WorkQueueMetricsProvider } from '../observability/queue-metrics.ts';
 import { ItemExponentialRateLimiter } from './rate-limiter.ts';
 
@@ -12,18 +13,6 @@ function track<T>(promise: Promise<T>): { readonly settled: boolean; readonly va
     state.value = value;
   });
   return state;
-}
-
-/** Takes every key waiting right now, marking each done, in the order handed out. */
-async function takeAll(queue: WorkQueue): Promise<string[]> {
-  const out: string[] = [];
-  while (queue.len() > 0) {
-    const key = await queue.get();
-    if (key === undefined) break;
-    out.push(key);
-    queue.done(key);
-  }
-  return out;
 }
 
 function newQueue(clock = new VirtualClock()): { clock: VirtualClock; queue: WorkQueue } {
